@@ -1,0 +1,38 @@
+# Two commands matter: `make play` and `make test`. Both build the virtual environment they need.
+PYTHON ?= python3
+VENV   := .venv
+BIN    := $(VENV)/bin
+STAMP  := $(VENV)/.installed
+
+.PHONY: play test lint typecheck validate pytest bench clean
+
+$(STAMP): pyproject.toml
+	$(PYTHON) -m venv $(VENV)
+	$(BIN)/python -m pip install --quiet --upgrade pip
+	$(BIN)/python -m pip install --quiet -e '.[dev]'
+	touch $(STAMP)
+
+play: $(STAMP)
+	$(BIN)/rulecraft play $(ARGS)
+
+test: $(STAMP) pytest typecheck lint validate
+
+pytest: $(STAMP)
+	$(BIN)/python -m pytest -n 2 --dist loadgroup
+
+typecheck: $(STAMP)
+	$(BIN)/python -m mypy
+
+lint: $(STAMP)
+	$(BIN)/python -m ruff check src tests bench
+	$(BIN)/python -m ruff format --check src tests bench
+
+validate: $(STAMP)
+	$(BIN)/rulecraft validate --strict rulesets
+
+bench: $(STAMP)
+	$(BIN)/python -m pip install --quiet -e '.[bench]'
+	$(BIN)/python bench/run.py
+
+clean:
+	rm -rf $(VENV) .mypy_cache .ruff_cache .pytest_cache

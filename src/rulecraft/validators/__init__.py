@@ -1,0 +1,1 @@
+"""rulecraft.validators"""
