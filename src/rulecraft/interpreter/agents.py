@@ -1,0 +1,358 @@
+"""Bots that play any game through the decision door.
+
+Every agent implements :class:`rulecraft.interpreter.protocols.Agent`: it has a ``name``
+and answers ``choose(game)`` with the id of one option of ``game.decision``.  Agents only
+use :class:`~rulecraft.interpreter.protocols.GameLike`, so they play every ruleset, and they
+own a private ``random.Random(seed)``: the same seed, asked the same questions, gives the
+same answers.  Agents are not game state; their randomness never touches the game's stream.
+
+- :class:`RandomAgent` picks uniformly among the legal options.
+- :class:`GreedyAgent` looks one decision ahead with ``clone()`` and ``evaluate``.
+- :class:`MCTSAgent` is information-set Monte Carlo tree search: it only ever searches
+  ``determinize(seat, ...)`` copies, so it never reads what its seat cannot see.
+
+>>> agent = make_agent("mcts:50", seed=1)
+>>> (agent.name, agent.iterations)
+('mcts:50', 50)
+"""
+
+from __future__ import annotations
+
+import math
+import random
+import time
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from rulecraft.interpreter.decision import Decision, Result
+from rulecraft.interpreter.protocols import Agent, GameLike
+
+#: Score :class:`GreedyAgent` gives a finished game its seat won (and minus it for a loss).
+WIN_SCORE = 1e9
+
+#: Decision bound for games that declare none (``game.max_decisions``).
+DEFAULT_MAX_DECISIONS = 100_000
+
+KNOWN_SPECS = ("random", "greedy", "mcts", "mcts:<iterations>", "mcts:<seconds>s")
+
+
+class DecisionLimitExceeded(RuntimeError):
+    """A game was still running after its declared bound on decisions."""
+
+
+def decision_limit(game: GameLike, override: int | None = None) -> int:
+    """The bound on decisions for ``game``: ``override``, else ``game.max_decisions``, else
+    :data:`DEFAULT_MAX_DECISIONS`."""
+    if override is not None:
+        return override
+    declared = getattr(game, "max_decisions", None)
+    return declared if isinstance(declared, int) and declared > 0 else DEFAULT_MAX_DECISIONS
+
+
+def pending_decision(game: GameLike) -> Decision:
+    """``game.decision``, or ``ValueError`` when nobody has to decide."""
+    decision = game.decision
+    if decision is None:
+        raise ValueError("the game has no pending decision")
+    if not decision.options:
+        raise ValueError(f"the decision {decision.prompt!r} has no options")
+    return decision
+
+
+def seat_reward(result: Result, seat: int) -> float:
+    """A finished game's reward for ``seat`` in ``[0, 1]``: 1 for a win (every winner of a
+    co-op win gets 1), 0.5 for a draw, 0 for a loss.
+
+    >>> seat_reward(Result(winners=(0, 1)), 1), seat_reward(Result((), draw=True), 0)
+    (1.0, 0.5)
+    """
+    if seat in result.winners:
+        return 1.0
+    return 0.5 if result.draw else 0.0
+
+
+def terminal_score(result: Result, seat: int) -> float:
+    """A finished game's score for ``seat`` on the ``evaluate`` scale: +/- :data:`WIN_SCORE`
+    for a win or a loss, 0 for a draw."""
+    if seat in result.winners:
+        return WIN_SCORE
+    return 0.0 if result.draw else -WIN_SCORE
+
+
+def squash(value: float) -> float:
+    """Map an unbounded evaluation into ``(0, 1)`` (0 maps to 0.5), so a rollout cut off
+    before the end scores like a partial win.
+
+    >>> squash(0.0), squash(1e12) > 0.99, squash(-1e12) < 0.01
+    (0.5, True, True)
+    """
+    return 0.5 + 0.5 * value / (1.0 + abs(value))
+
+
+class RandomAgent:
+    """Picks uniformly at random among the legal options.
+
+    >>> from rulecraft.interpreter.decision import Option
+    >>> class OneDecision:
+    ...     decision = Decision(0, "pick", (Option("a", "A"), Option("b", "B")))
+    >>> RandomAgent(3).choose(OneDecision()) == RandomAgent(3).choose(OneDecision())
+    True
+    """
+
+    def __init__(self, seed: int = 0) -> None:
+        self.name = "random"
+        self.rng = random.Random(seed)
+
+    def choose(self, game: GameLike) -> str:
+        return self.rng.choice(pending_decision(game).ids)
+
+
+class GreedyAgent:
+    """One-step lookahead: try each option on a clone and keep the one whose resulting
+    position ``evaluate`` scores best for the deciding seat (a finished game scores
+    :data:`WIN_SCORE` / ``-WIN_SCORE`` / 0); ties are broken by the seeded rng."""
+
+    def __init__(self, seed: int = 0) -> None:
+        self.name = "greedy"
+        self.rng = random.Random(seed)
+
+    def choose(self, game: GameLike) -> str:
+        decision = pending_decision(game)
+        if len(decision.options) == 1:
+            return decision.options[0].id
+        seat = decision.seat
+        best: list[str] = []
+        best_score = -math.inf
+        for option_id in decision.ids:
+            after = game.clone()
+            after.choose(option_id)
+            result = after.result
+            score = terminal_score(result, seat) if result is not None else after.evaluate(seat)
+            if score > best_score:
+                best, best_score = [option_id], score
+            elif score == best_score:
+                best.append(option_id)
+        return self.rng.choice(best)
+
+
+@dataclass(slots=True)
+class _Node:
+    """One node of the search tree: the position after a path of option ids.
+
+    ``children`` edges carry the stats of "the seat deciding here picked this option":
+    ``reward`` is summed from that seat's point of view, and ``available`` counts the
+    iterations in which the option was legal (information sets: not every determinization
+    offers the same options, so UCB uses availability instead of the parent's visits)."""
+
+    visits: int = 0
+    reward: float = 0.0
+    available: int = 0
+    children: dict[str, _Node] = field(default_factory=dict)
+
+
+class MCTSAgent:
+    """Information-set Monte Carlo tree search (single observer, UCT with UCB1).
+
+    Each iteration deals a fresh ``determinize(seat, seed_i)`` of the root, so the tree is
+    built only from positions consistent with what the deciding seat can see; it descends
+    by UCB1 (``c = sqrt(2)``) over the option ids legal in that determinization, expands
+    one untried option, plays random moves until the game ends or ``rollout_depth``
+    decisions pass (a cut-off scores ``squash(evaluate(seat))`` per seat) and backs the
+    per-seat rewards up the path (win 1, draw 0.5, loss 0).  The budget is ``iterations``
+    or, when ``time_budget`` is given, that many seconds.  It answers the most visited
+    root option.
+    """
+
+    exploration = math.sqrt(2.0)
+
+    def __init__(
+        self,
+        seed: int = 0,
+        iterations: int = 200,
+        time_budget: float | None = None,
+        rollout_depth: int = 200,
+    ) -> None:
+        if iterations < 1:
+            raise ValueError("iterations must be >= 1")
+        if time_budget is not None and time_budget <= 0:
+            raise ValueError("time_budget must be > 0 seconds")
+        self.iterations = iterations
+        self.time_budget = time_budget
+        self.rollout_depth = rollout_depth
+        self.rng = random.Random(seed)
+        self.name = f"mcts:{time_budget:g}s" if time_budget is not None else f"mcts:{iterations}"
+        #: Iterations run by the last ``choose`` (for benchmarks and tests).
+        self.last_iterations = 0
+
+    def choose(self, game: GameLike) -> str:
+        decision = pending_decision(game)
+        if len(decision.options) == 1:
+            return decision.options[0].id
+        seat = decision.seat
+        root = _Node()
+        deadline = None if self.time_budget is None else time.perf_counter() + self.time_budget
+        done = 0
+        while True:
+            if deadline is None:
+                if done >= self.iterations:
+                    break
+            elif done > 0 and time.perf_counter() >= deadline:
+                break
+            world = game.determinize(seat, self.rng.getrandbits(62))
+            self._iterate(root, world)
+            done += 1
+        self.last_iterations = done
+        legal = set(decision.ids)
+        ranked = [(child.visits, oid) for oid, child in root.children.items() if oid in legal]
+        if not ranked:  # every determinization offered other options: nothing to learn
+            return self.rng.choice(decision.ids)
+        most = max(visits for visits, _ in ranked)
+        return self.rng.choice(sorted(oid for visits, oid in ranked if visits == most))
+
+    def _iterate(self, root: _Node, world: GameLike) -> None:
+        """One selection / expansion / rollout / backup pass through ``world`` (mutated)."""
+        path: list[tuple[_Node, int]] = []  # (edge taken, seat that took it)
+        node = root
+        while world.result is None:
+            decision = world.decision
+            if decision is None or not decision.options:
+                raise ValueError("a running game has no decision with options")
+            for oid in decision.ids:
+                child = node.children.get(oid)
+                if child is not None:
+                    child.available += 1
+            untried = [oid for oid in decision.ids if oid not in node.children]
+            if untried:
+                oid = self.rng.choice(untried)
+                child = _Node(available=1)
+                node.children[oid] = child
+                path.append((child, decision.seat))
+                world.choose(oid)
+                break
+            oid = self._select(node, decision)
+            node = node.children[oid]
+            path.append((node, decision.seat))
+            world.choose(oid)
+        rewards = self._rollout(world)
+        for edge, chooser in path:
+            edge.visits += 1
+            edge.reward += rewards[chooser]
+
+    def _select(self, node: _Node, decision: Decision) -> str:
+        best: list[str] = []
+        best_value = -math.inf
+        for oid in decision.ids:
+            child = node.children[oid]
+            if child.visits == 0:
+                value = math.inf
+            else:
+                value = child.reward / child.visits + self.exploration * math.sqrt(
+                    math.log(child.available) / child.visits
+                )
+            if value > best_value:
+                best, best_value = [oid], value
+            elif value == best_value:
+                best.append(oid)
+        return best[0] if len(best) == 1 else self.rng.choice(best)
+
+    def _rollout(self, world: GameLike) -> list[float]:
+        """Random moves to the end (or the depth cap); the reward of every seat."""
+        steps = 0
+        while world.result is None and steps < self.rollout_depth:
+            decision = world.decision
+            if decision is None or not decision.options:
+                raise ValueError("a running game has no decision with options")
+            world.choose(self.rng.choice(decision.ids))
+            steps += 1
+        result = world.result
+        seats = range(world.num_players)
+        if result is not None:
+            return [seat_reward(result, s) for s in seats]
+        return [squash(world.evaluate(s)) for s in seats]
+
+
+def make_agent(spec: str, seed: int) -> Agent:
+    """The agent a spec names: ``random``, ``greedy``, ``mcts`` (200 iterations),
+    ``mcts:500`` (iterations) or ``mcts:2s`` / ``mcts:0.5s`` (seconds per decision).
+
+    >>> make_agent("mcts:2s", 0).name
+    'mcts:2s'
+    >>> make_agent("minimax", 0)  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    ...
+    ValueError: unknown agent 'minimax'; known: random, greedy, mcts, ...
+    """
+    text = spec.strip().lower()
+    if text == "random":
+        return RandomAgent(seed)
+    if text == "greedy":
+        return GreedyAgent(seed)
+    if text == "mcts":
+        return MCTSAgent(seed)
+    if text.startswith("mcts:"):
+        budget = text[len("mcts:") :]
+        try:
+            if budget.endswith("s"):
+                return MCTSAgent(seed, time_budget=float(budget[:-1]))
+            return MCTSAgent(seed, iterations=int(budget))
+        except ValueError as exc:
+            raise ValueError(f"bad agent budget in {spec!r}: {exc}") from None
+    raise ValueError(f"unknown agent {spec!r}; known: {', '.join(KNOWN_SPECS)}")
+
+
+@dataclass(frozen=True, slots=True)
+class PlayedGame:
+    """A game played to its end by :func:`play_game`."""
+
+    result: Result
+    decisions: int
+    choices: tuple[str, ...]
+    rounds: int | None = None
+
+
+def seat_agents(agents: Mapping[int, Agent] | Sequence[Agent], players: int) -> dict[int, Agent]:
+    """Agents by seat; ``KeyError`` naming a seat nobody plays."""
+    by_seat = dict(agents) if isinstance(agents, Mapping) else dict(enumerate(agents))
+    missing = [s for s in range(players) if s not in by_seat]
+    if missing:
+        raise KeyError(f"no agent for seat(s) {missing}")
+    return by_seat
+
+
+def game_rounds(game: Any) -> int | None:
+    """``game.round`` when the game counts rounds (an ``int``), else ``None``."""
+    rounds = getattr(game, "round", None)
+    return rounds if isinstance(rounds, int) and not isinstance(rounds, bool) else None
+
+
+def play_game(
+    game: GameLike,
+    agents: Mapping[int, Agent] | Sequence[Agent],
+    max_decisions: int | None = None,
+    choices: list[str] | None = None,
+) -> PlayedGame:
+    """Let ``agents`` (by seat) play ``game`` (mutated) to the end.
+
+    Raises :class:`DecisionLimitExceeded` past ``max_decisions`` (default: the game's
+    declared bound, see :func:`decision_limit`).  Each chosen id is appended to ``choices``
+    (when given) before it is played, so a caller still has the history after an error.
+    """
+    by_seat = seat_agents(agents, game.num_players)
+    limit = decision_limit(game, max_decisions)
+    chosen = choices if choices is not None else []
+    start = len(chosen)
+    while (result := game.result) is None:
+        played = len(chosen) - start
+        if played >= limit:
+            raise DecisionLimitExceeded(f"game still running after {limit} decisions")
+        decision = pending_decision(game)
+        option_id = by_seat[decision.seat].choose(game)
+        chosen.append(option_id)
+        game.choose(option_id)
+    return PlayedGame(
+        result=result,
+        decisions=len(chosen) - start,
+        choices=tuple(chosen[start:]),
+        rounds=game_rounds(game),
+    )
