@@ -1,16 +1,181 @@
-"""`rulecraft play` (not built yet)."""
+"""`rulecraft play`: play a ruleset in the REPL against bots or other people.
+
+Seats are 1-based here (``--seat 2=mcts:200``); the API is 0-based.  Without ``--seat``,
+seat 1 is human and every other seat is the ``mcts:200`` bot (``random`` if that bot is
+not available).  See ``docs/repl.md``.
+"""
 
 from __future__ import annotations
 
 import argparse
-from typing import Any
+import importlib
+import secrets
+import sys
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any, cast
+
+from rich.console import Console
+
+from rulecraft.repl import terminal
+from rulecraft.repl.ports import AgentFactory, GameSource, PlayableGame, engine_agent_factory
+from rulecraft.repl.session import HUMAN, Session
+
+DEFAULT_RULESET = "radlands"
+DEFAULT_BOT = "mcts:200"
+FALLBACK_BOT = "random"
 
 
 def register(sub: Any) -> None:
-    p: argparse.ArgumentParser = sub.add_parser("play", help="play (not built yet)")
+    p: argparse.ArgumentParser = sub.add_parser(
+        "play", help="play a ruleset in the REPL", description=__doc__
+    )
+    p.add_argument("ruleset", nargs="?", help=f"ruleset name or path (default {DEFAULT_RULESET})")
+    p.add_argument("--seed", type=int, help="random seed (default: a fresh one, printed)")
+    p.add_argument(
+        "--seat",
+        action="append",
+        default=[],
+        metavar="N=WHO",
+        help="who sits at seat N (1-based): 'human' or a bot spec such as mcts:200, random",
+    )
+    p.add_argument("--players", type=int, help="number of players (default 2, or the seats given)")
+    p.add_argument("--lang", default="en", help="language of the game's texts (en, de, ...)")
+    p.add_argument("--script", type=Path, metavar="FILE", help="read commands from FILE")
+    # For tests only: "module:callable" returning a GameSource, in place of rulecraft.load.
+    p.add_argument("--game-factory", help=argparse.SUPPRESS)
     p.set_defaults(func=run)
 
 
+class EngineSource:
+    """A :class:`GameSource` over ``rulecraft.load`` and ``Game.from_json``."""
+
+    def __init__(self, ruleset: Any, name: str) -> None:
+        self.ruleset = ruleset
+        self._name = str(getattr(ruleset, "name", name))
+
+    @property
+    def name(self) -> str:
+        return self._name
+
+    def new_game(self, players: int, seed: int, lang: str) -> PlayableGame:
+        return cast(PlayableGame, self.ruleset.new_game(players=players, seed=seed, lang=lang))
+
+    def restore(self, data: dict[str, Any]) -> PlayableGame:
+        from rulecraft.interpreter.game import Game  # type: ignore[attr-defined,unused-ignore]
+
+        return cast(PlayableGame, Game.from_json(self.ruleset, data))
+
+
+def bundled_rulesets() -> list[str]:
+    """Names of the rulesets shipped in the repository's (or the wheel's) ``rulesets/``."""
+    import rulecraft
+
+    package = Path(rulecraft.__file__).resolve().parent
+    found: set[str] = set()
+    for folder in (package / "rulesets", package.parents[1] / "rulesets"):
+        if folder.is_dir():
+            found.update(p.parent.name for p in folder.glob("*/ruleset.yaml"))
+    return sorted(found)
+
+
+def load_source(name: str | None, factory: str | None) -> GameSource:
+    """The ruleset to play; raises ``LookupError`` with a readable message on failure."""
+    if factory:
+        module_name, _, attr = factory.partition(":")
+        make: Callable[[str | None], GameSource] = getattr(
+            importlib.import_module(module_name), attr
+        )
+        return make(name)
+    wanted = name or DEFAULT_RULESET
+    try:
+        import rulecraft
+
+        loader = getattr(rulecraft, "load", None)
+        if loader is None:
+            raise LookupError("this rulecraft has no engine yet (rulecraft.load is missing)")
+        return EngineSource(loader(wanted), wanted)
+    except Exception as exc:  # any failure to load becomes a message, never a traceback
+        names = bundled_rulesets()
+        listing = ", ".join(names) if names else "none"
+        raise LookupError(
+            f"cannot load ruleset {wanted!r}: {exc}\nrulesets found under rulesets/: {listing}"
+        ) from exc
+
+
+def parse_seats(specs: list[str]) -> dict[int, str]:
+    """``["1=human", "2=mcts:200"]`` as 0-based seats; ``ValueError`` on a bad entry.
+
+    >>> parse_seats(["2=mcts:200", "1=human"])
+    {1: 'mcts:200', 0: 'human'}
+    """
+    seats: dict[int, str] = {}
+    for spec in specs:
+        number, sep, who = spec.partition("=")
+        if not sep or not number.strip().isdigit() or int(number) < 1 or not who.strip():
+            raise ValueError(f"bad --seat {spec!r}: write N=WHO, e.g. --seat 2=mcts:200")
+        seats[int(number) - 1] = who.strip()
+    return seats
+
+
+def default_bot(factory: AgentFactory, seed: int) -> str:
+    """``mcts:200`` when that bot can be made, else ``random``."""
+    try:
+        factory(DEFAULT_BOT, seed)
+    except Exception:  # a missing or broken bot module only changes the default
+        return FALLBACK_BOT
+    return DEFAULT_BOT
+
+
+def run_play(args: argparse.Namespace, agent_factory: AgentFactory = engine_agent_factory) -> int:
+    console = Console()
+    try:
+        seats = parse_seats(args.seat)
+    except ValueError as exc:
+        print(f"rulecraft play: {exc}", file=sys.stderr)
+        return 2
+    players = args.players or max(2, *(s + 1 for s in seats))
+    if players < 1 or any(s >= players for s in seats):
+        print(f"rulecraft play: seats must be within 1..{players}", file=sys.stderr)
+        return 2
+    seed = args.seed if args.seed is not None else secrets.randbelow(2**31)
+    try:
+        source = load_source(args.ruleset, args.game_factory)
+    except (LookupError, ImportError, AttributeError) as exc:
+        print(f"rulecraft play: {exc}", file=sys.stderr)
+        return 2
+    missing = [s for s in range(players) if s not in seats]
+    if missing:
+        bot = default_bot(agent_factory, seed) if any(s != 0 for s in missing) else FALLBACK_BOT
+        for s in missing:
+            seats[s] = HUMAN if s == 0 else bot
+    try:
+        game = source.new_game(players, seed, args.lang)
+    except Exception as exc:  # the ruleset's own error, reported instead of a traceback
+        print(f"rulecraft play: cannot start {source.name}: {exc}", file=sys.stderr)
+        return 2
+    try:
+        session = Session(
+            source, game, seats, console, seed=seed, lang=args.lang, agent_factory=agent_factory
+        )
+    except Exception as exc:  # e.g. an unknown bot spec
+        print(f"rulecraft play: {exc}", file=sys.stderr)
+        return 2
+    reader: terminal.LineReader
+    if args.script is not None:
+        try:
+            script = args.script.open(encoding="utf-8")
+        except OSError as exc:
+            print(f"rulecraft play: cannot read {args.script}: {exc.strerror}", file=sys.stderr)
+            return 2
+        with script:
+            return terminal.run(session, terminal.PlainLineReader(script, console))
+    if sys.stdin.isatty():
+        reader = terminal.PromptLineReader()
+    else:
+        reader = terminal.PlainLineReader(sys.stdin, console)
+    return terminal.run(session, reader)
+
+
 def run(args: argparse.Namespace) -> int:
-    print("rulecraft play: not built yet")
-    return 2
+    return run_play(args)

@@ -1,0 +1,66 @@
+"""What the REPL needs from a game and from where games come, as Protocols.
+
+The REPL programs against these, not against the concrete engine, so it can be tested
+with a small fake game and can play anything that honours the ``Game`` contract
+(``rulecraft.interpreter.game``).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any, Protocol
+
+from rulecraft.interpreter.decision import Decision, Result
+from rulecraft.interpreter.protocols import Agent, GameLike
+
+
+class PlayableGame(GameLike, Protocol):
+    """A :class:`GameLike` plus the extras a person at the table uses."""
+
+    @property
+    def decision(self) -> Decision | None: ...
+
+    @property
+    def result(self) -> Result | None: ...
+
+    @property
+    def can_undo(self) -> bool: ...
+
+    @property
+    def log(self) -> list[str]: ...
+
+    @property
+    def seat_names(self) -> list[str]: ...
+
+    def undo(self, steps: int = 1) -> None: ...
+
+    def to_json(self) -> dict[str, Any]: ...
+
+    def describe(self, name_or_id: str, seat: int) -> str | None: ...
+
+    def odds(self) -> str | None: ...
+
+
+class GameSource(Protocol):
+    """Where games come from: one ruleset, able to start a game or restore a saved one."""
+
+    @property
+    def name(self) -> str: ...
+
+    def new_game(self, players: int, seed: int, lang: str) -> PlayableGame: ...
+
+    def restore(self, data: dict[str, Any]) -> PlayableGame:
+        """The game ``data`` (from ``to_json``) describes; raises ``ValueError`` if it is bad."""
+        ...
+
+
+AgentFactory = Callable[[str, int], Agent]
+"""Builds a bot from a spec such as ``"mcts:200"`` and a seed (``make_agent``'s shape)."""
+
+
+def engine_agent_factory(spec: str, seed: int) -> Agent:
+    """The engine's ``make_agent``, imported only when a bot is actually needed."""
+    from rulecraft.interpreter.agents import make_agent  # type: ignore[import-not-found,unused-ignore]
+
+    agent: Agent = make_agent(spec, seed)
+    return agent
