@@ -63,6 +63,9 @@ class JointDistribution:
 
     def cells(self) -> Iterator[tuple[tuple[int, ...], int]]:
         """Every possible outcome as (symbol counts in ``symbols`` order, ways)."""
+        if not self.symbols:  # only blank faces: one outcome, showing nothing
+            yield (), self.total
+            return
         for idx in zip(*np.nonzero(self.counts), strict=True):
             ways = int(self.counts[idx])
             yield tuple(int(i) + o for i, o in zip(idx, self.offsets, strict=True)), ways

@@ -201,6 +201,8 @@ def _joint_table(pool: Pool) -> _JointTable:
     dist = distribution(pool)
     if dist.total >= _INT64_SAFE:
         raise ValueError("pool too large for joint sampling; use method='dice'")
+    if not dist.symbols:
+        return _JointTable(np.asarray([dist.total]), np.zeros((1, 0), np.int64), dist.total)
     flat = np.asarray(dist.counts, dtype=np.int64).ravel()
     cells = np.nonzero(flat)[0]
     outcomes = np.stack(np.unravel_index(cells, dist.counts.shape), axis=1).astype(np.int64)
