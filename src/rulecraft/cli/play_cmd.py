@@ -134,7 +134,7 @@ def run_play(args: argparse.Namespace, agent_factory: AgentFactory = engine_agen
     except ValueError as exc:
         print(f"rulecraft play: {exc}", file=sys.stderr)
         return 2
-    players = args.players or max(2, *(s + 1 for s in seats))
+    players = args.players or max([2, *(s + 1 for s in seats)])
     if players < 1 or any(s >= players for s in seats):
         print(f"rulecraft play: seats must be within 1..{players}", file=sys.stderr)
         return 2
