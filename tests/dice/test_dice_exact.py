@@ -7,7 +7,6 @@ from fractions import Fraction
 
 import icepool
 import pytest
-from dice_helpers import enumerate_pool
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -22,6 +21,8 @@ from rulecraft.dice import (
     opposed,
 )
 from rulecraft.dice.exact import SymbolCounts
+
+from .dice_helpers import enumerate_pool
 
 SYMBOLS = ["hit", "block", "star"]
 faces = st.lists(
