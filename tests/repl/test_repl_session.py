@@ -139,6 +139,18 @@ def test_hint_prints_what_the_bot_would_pick() -> None:
     assert session.game.to_json() == before  # asking for a hint does not move
 
 
+def test_hint_reports_a_search_bots_effort() -> None:
+    class Searcher(_LastOption):
+        last_iterations = 0
+
+        def choose(self, game: object) -> str:
+            self.last_iterations = 200
+            return super().choose(game)
+
+    session = make_session({0: "human", 1: "human"}, agent_factory=lambda s, n: Searcher())
+    assert "Pass [pass] (best after 200 simulated playouts)" in feed(session, ["hint"])
+
+
 def test_hint_without_bots_says_so() -> None:
     def broken(spec: str, seed: int) -> Agent:
         raise ImportError("no bots here")

@@ -440,7 +440,10 @@ class Session:
             self.say(f"No hint available: {exc}")
             return
         option = decision.options[number - 1]
-        self.say(f"Hint ({HINT_AGENT}): {number}. {option.label} [{option.id}]")
+        # Search bots report their effort; it tells how much weight the hint deserves.
+        effort = getattr(agent, "last_iterations", None)
+        why = f" (best after {effort} simulated playouts)" if isinstance(effort, int) else ""
+        self.say(f"Hint ({HINT_AGENT}): {number}. {option.label} [{option.id}]{why}")
 
     def _cmd_odds(self, rest: str) -> None:
         odds = self.game.odds()
