@@ -190,11 +190,18 @@ def sample(
     raise ValueError(f"unknown sampling method {method!r}")
 
 
+_DIRECT_LIMIT = 1 << 20
+"""Pools with at most this many joint outcomes sample by direct lookup (no search)."""
+
+
 @dataclass(frozen=True, slots=True)
 class _JointTable:
+    """Cumulative outcome counts for search, or a row per equally likely outcome."""
+
     cumulative: npt.NDArray[np.int64]
     outcomes: npt.NDArray[np.int64]
     total: int
+    direct: npt.NDArray[np.int64] | None
 
 
 def _joint_table(pool: Pool) -> _JointTable:
@@ -202,12 +209,14 @@ def _joint_table(pool: Pool) -> _JointTable:
     if dist.total >= _INT64_SAFE:
         raise ValueError("pool too large for joint sampling; use method='dice'")
     if not dist.symbols:
-        return _JointTable(np.asarray([dist.total]), np.zeros((1, 0), np.int64), dist.total)
+        empty = np.zeros((1, 0), np.int64)
+        return _JointTable(np.asarray([dist.total]), empty, dist.total, None)
     flat = np.asarray(dist.counts, dtype=np.int64).ravel()
     cells = np.nonzero(flat)[0]
     outcomes = np.stack(np.unravel_index(cells, dist.counts.shape), axis=1).astype(np.int64)
     outcomes += np.asarray(dist.offsets, dtype=np.int64)
-    return _JointTable(np.cumsum(flat[cells]), outcomes, dist.total)
+    direct = np.repeat(outcomes, flat[cells], axis=0) if dist.total <= _DIRECT_LIMIT else None
+    return _JointTable(np.cumsum(flat[cells]), outcomes, dist.total, direct)
 
 
 _joint_tables: Memo[Pool, _JointTable] = Memo(_joint_table, maxsize=256)
@@ -215,8 +224,11 @@ _joint_tables: Memo[Pool, _JointTable] = Memo(_joint_table, maxsize=256)
 
 def _sample_joint(pool: Pool, n: int, generator: np.random.Generator) -> npt.NDArray[np.int64]:
     table = _joint_tables(pool)
-    draws = generator.integers(0, table.total, size=n, dtype=np.int64)
-    return table.outcomes[np.searchsorted(table.cumulative, draws, side="right")]
+    if table.direct is not None:
+        draws = generator.integers(0, table.total, size=n, dtype=np.uint32)
+        return table.direct[draws]
+    wide = generator.integers(0, table.total, size=n, dtype=np.int64)
+    return table.outcomes[np.searchsorted(table.cumulative, wide, side="right")]
 
 
 def _sample_dice(pool: Pool, n: int, generator: np.random.Generator) -> npt.NDArray[np.int64]:
