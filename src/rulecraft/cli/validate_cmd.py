@@ -1,16 +1,102 @@
-"""`rulecraft validate` (not built yet)."""
+"""`rulecraft validate PATH...`: check rulesets and report every problem found.
+
+Exit codes: 0 clean (warnings allowed unless ``--strict``), 1 problems found, 2 usage or
+internal error.  An unexpected exception inside validation never escapes as a traceback:
+it becomes an RC999 diagnostic (set ``RULECRAFT_DEBUG=1`` to see the traceback on stderr).
+"""
 
 from __future__ import annotations
 
 import argparse
+import importlib
+import inspect
+import os
+import sys
+import traceback
+from collections.abc import Callable, Sequence
+from pathlib import Path
 from typing import Any
+
+from rulecraft.diagnostics import Diagnostic, Span, has_errors
+from rulecraft.validators.report import OutputFormat, render
+
+INTERNAL_ERROR = "RC999"
+PIPELINE_MODULE = "rulecraft.validators.pipeline"
+
+ValidatePaths = Callable[..., Sequence[Diagnostic]]
 
 
 def register(sub: Any) -> None:
-    p: argparse.ArgumentParser = sub.add_parser("validate", help="validate (not built yet)")
+    p: argparse.ArgumentParser = sub.add_parser(
+        "validate",
+        help="check rulesets (.rcl files and ruleset.yaml manifests)",
+        description="Check rulesets and report every problem with its file, line and column.",
+    )
+    p.add_argument("paths", nargs="+", metavar="PATH", help="ruleset directories or files")
+    p.add_argument(
+        "--format",
+        choices=[f.value for f in OutputFormat],
+        default=OutputFormat.TEXT.value,
+        help="text (default), json, github (workflow annotations + text) or sarif",
+    )
+    p.add_argument("--strict", action="store_true", help="fail on warnings too")
+    p.add_argument("--lang", metavar="L", help="also check the texts of language L")
     p.set_defaults(func=run)
 
 
-def run(args: argparse.Namespace) -> int:
-    print("rulecraft validate: not built yet")
+def internal_error(error: BaseException, paths: Sequence[Path]) -> Diagnostic:
+    """The RC999 diagnostic standing for a crash of the validator itself."""
+    where = str(paths[0]) if paths else "<rulecraft>"
+    return Diagnostic(
+        INTERNAL_ERROR,
+        f"internal error while validating: {type(error).__name__}: {error}",
+        Span(where),
+        hint="this is a bug in rulecraft, not in the ruleset; please report it "
+        "(RULECRAFT_DEBUG=1 shows the traceback)",
+    )
+
+
+def _load_pipeline() -> ValidatePaths:
+    module = importlib.import_module(PIPELINE_MODULE)
+    validate_paths: ValidatePaths = module.validate_paths
+    return validate_paths
+
+
+def _accepts_keyword(function: Callable[..., object], name: str) -> bool:
+    try:
+        parameters = inspect.signature(function).parameters.values()
+    except (TypeError, ValueError):
+        return False
+    return any(p.name == name or p.kind is p.VAR_KEYWORD for p in parameters)
+
+
+def _usage_error(message: str) -> int:
+    print(f"rulecraft validate: error: {message}", file=sys.stderr)
     return 2
+
+
+def run(args: argparse.Namespace) -> int:
+    paths = [Path(p) for p in args.paths]
+    missing = [str(p) for p in paths if not p.exists()]
+    if missing:
+        return _usage_error(f"no such file or directory: {', '.join(missing)}")
+    output_format = OutputFormat(args.format)
+    lang: str | None = getattr(args, "lang", None)
+    try:
+        validate_paths = _load_pipeline()
+        options: dict[str, str] = {}
+        if lang is not None:
+            if not _accepts_keyword(validate_paths, "lang"):
+                return _usage_error("--lang is not supported by this version's validator")
+            options["lang"] = lang
+        diagnostics = list(validate_paths(paths, **options))
+        if not all(isinstance(d, Diagnostic) for d in diagnostics):
+            raise TypeError("validate_paths returned something other than diagnostics")
+    except Exception as error:  # the boundary that turns a crash into a diagnostic
+        if os.environ.get("RULECRAFT_DEBUG"):
+            traceback.print_exc()
+        diagnostics = [internal_error(error, paths)]
+    print(render(diagnostics, output_format))
+    if any(d.code == INTERNAL_ERROR for d in diagnostics):
+        return 2
+    return 1 if has_errors(diagnostics, strict=args.strict) else 0
