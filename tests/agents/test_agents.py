@@ -93,6 +93,20 @@ def test_greedy_takes_an_immediate_win() -> None:
         assert GreedyAgent(seed).choose(Nim((0, 4, 0))) == "take:1:4"
 
 
+def test_greedy_scores_options_in_a_determinization() -> None:
+    # the strict true game raises if read: greedy must not clone it to look ahead
+    strict = HiddenDuel(seed=4, strict=True)
+    decision = strict.decision
+    assert decision is not None
+    pick = GreedyAgent(0).choose(strict)
+    # banking an odd card doubles it: greedy banks the highest odd card if it holds one
+    hand = [int(o.id.split(":c")[1]) for o in decision.options if o.id.startswith("play:")]
+    best_value = max([2 * v for v in hand if v % 2] + hand)
+    verb, card = pick.split(":")
+    value = int(card[1:])
+    assert (2 * value if verb == "bank" else value) == best_value
+
+
 def test_greedy_breaks_ties_with_its_rng() -> None:
     # no option wins at once and evaluate is flat: every option ties
     picks = {GreedyAgent(s).choose(Nim((3, 3))) for s in range(20)}

@@ -109,9 +109,14 @@ class RandomAgent:
 
 
 class GreedyAgent:
-    """One-step lookahead: try each option on a clone and keep the one whose resulting
+    """One-step lookahead: try each option on a copy and keep the one whose resulting
     position ``evaluate`` scores best for the deciding seat (a finished game scores
-    :data:`WIN_SCORE` / ``-WIN_SCORE`` / 0); ties are broken by the seeded rng."""
+    :data:`WIN_SCORE` / ``-WIN_SCORE`` / 0); ties are broken by the seeded rng.
+
+    The copy is ``determinize(seat, s)`` rather than ``clone()``, with one ``s`` for all
+    options of a decision: in a perfect-information game that is a clone, and with hidden
+    cards the bot cannot see the card its move would draw, and every option is scored in
+    the same dealt world (common random numbers, so the comparison is not noise)."""
 
     def __init__(self, seed: int = 0) -> None:
         self.name = "greedy"
@@ -122,10 +127,11 @@ class GreedyAgent:
         if len(decision.options) == 1:
             return decision.options[0].id
         seat = decision.seat
+        world_seed = self.rng.getrandbits(62)
         best: list[str] = []
         best_score = -math.inf
         for option_id in decision.ids:
-            after = game.clone()
+            after = game.determinize(seat, world_seed)
             after.choose(option_id)
             result = after.result
             score = terminal_score(result, seat) if result is not None else after.evaluate(seat)
