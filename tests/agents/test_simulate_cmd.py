@@ -98,3 +98,19 @@ def test_render_report_is_stable() -> None:
     for seat in range(3):
         rate, low, high = report.win_rate(seat)
         assert f"{rate:.1%}" in text and f"{low:.1%} - {high:.1%}" in text
+
+
+class _Terminal(StringIO):
+    def isatty(self) -> bool:
+        return True
+
+
+def test_progress_bar_on_a_terminal(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    fake_stderr = _Terminal()
+    monkeypatch.setattr("sys.stderr", fake_stderr)
+    argv = ["simulate", "nim", "-n", "40", "--workers", "1", "--json"]
+    assert main([*argv, "--errors-dir", str(tmp_path)]) == 0
+    assert json.loads(capsys.readouterr().out)["games"] == 40  # stdout stays pure JSON
+    assert "simulating" in fake_stderr.getvalue()
