@@ -221,7 +221,10 @@ def _load_text(
     for warning in caught:
         problems.append(_warning_diagnostic(warning.message, name))
 
-    converter = _Converter(name, text, max_nodes=max_nodes, max_depth=max_depth)
+    bomb = _find_alias_bomb(document, name, max_nodes=max_nodes, max_depth=max_depth)
+    if bomb is not None:
+        return None, empty_positions, [*problems, bomb]
+    converter = _Converter(name, text, max_depth=max_depth)
     try:
         data = converter.convert_document(document)
     except _ConversionAborted:
@@ -380,6 +383,61 @@ _PLAIN_WORD = r"(?:[^\s,\[\]{}#:]|:(?=[^\s,\[\]{}]))+"
 _PLAIN_TOKEN = re.compile(rf"{_PLAIN_WORD}(?: {_PLAIN_WORD})*")
 
 
+def _children(node: object) -> list[tuple[object, object]]:
+    """(key or index, child) pairs of a round-trip container; nothing for scalars."""
+    if isinstance(node, CommentedMap):
+        return list(node.items())
+    if isinstance(node, CommentedSeq):
+        return list(enumerate(node))
+    return []
+
+
+def _expanded_size(node: object, memo: dict[int, int], cap: int, depth: int, max_depth: int) -> int:
+    """Number of nodes ``node`` becomes once aliases are expanded (capped at ``cap``).
+
+    Shared (aliased) containers are counted once each and memoised, so this takes time
+    proportional to the document as written, not as expanded.
+    """
+    if not isinstance(node, CommentedMap | CommentedSeq) or depth > max_depth:
+        return 1  # too deep is the converter's RC008, not an alias problem
+    known = memo.get(id(node))
+    if known is not None:
+        return known
+    memo[id(node)] = cap  # provisional: a container that contains itself is unbounded
+    size = 1
+    for _, child in _children(node):
+        size = min(cap, size + _expanded_size(child, memo, cap, depth + 1, max_depth))
+    memo[id(node)] = size
+    return size
+
+
+def _find_alias_bomb(
+    document: object, name: str, *, max_nodes: int, max_depth: int
+) -> Diagnostic | None:
+    """RC007 at the top-level entry whose expansion crosses ``max_nodes``, if one does.
+
+    Converting an alias bomb node by node until the budget runs out takes about a second
+    for 200,000 nodes; sizing it first takes milliseconds.
+    """
+    memo: dict[int, int] = {}
+    cap = max_nodes + 1
+    if _expanded_size(document, memo, cap, 0, max_depth) <= max_nodes:
+        return None
+    total = 1
+    span = Span(name)
+    positions: dict[object, list[int]] = getattr(getattr(document, "lc", None), "data", {})
+    for key, child in _children(document):
+        total += _expanded_size(child, memo, cap, 1, max_depth)
+        if total > max_nodes:
+            where = positions.get(key)
+            if where is not None:
+                span = Span(name, where[0] + 1, where[1] + 1)
+            break
+    message = f"document expands to more than {max_nodes} nodes through aliases"
+    hint = "an alias (*name) repeats its anchor's whole content; do not nest aliases"
+    return Diagnostic(ALIAS_LIMIT, message, span, hint=hint)
+
+
 class _ConversionAborted(Exception):
     """Raised inside the converter once a limit is hit; its diagnostic is already recorded."""
 
@@ -387,22 +445,13 @@ class _ConversionAborted(Exception):
 class _Converter:
     """Walks a round-trip document once, building plain data and the position map."""
 
-    def __init__(self, name: str, text: str, *, max_nodes: int, max_depth: int) -> None:
+    def __init__(self, name: str, text: str, *, max_depth: int) -> None:
         self.name = name
         self.lines = text.splitlines()
-        self.max_nodes = max_nodes
         self.max_depth = max_depth
-        self.nodes = 0
         self.entries: dict[JsonPath, NodePosition] = {}
         self.problems: list[Diagnostic] = []
         self.open_containers: set[int] = set()
-        # A container met a second time was reached through an alias; the outermost alias
-        # being expanded is where a runaway expansion should be reported.
-        self.seen_containers: set[int] = set()
-        self.alias_uses: list[Span] = []
-        # ruamel gives an alias the position of its anchor, so an alias use is reported at
-        # the container holding it.
-        self.container_spans: list[Span] = []
 
     def span(self, line0: int, column0: int, value: object = None) -> Span:
         """A span from ruamel's 0-based position, ending after the scalar when it can tell."""
@@ -438,12 +487,7 @@ class _Converter:
     def convert(
         self, node: object, path: JsonPath, key_span: Span, value_span: Span, depth: int
     ) -> JsonValue:
-        self.nodes += 1
-        if self.nodes > self.max_nodes:
-            msg = f"document expands to more than {self.max_nodes} nodes through aliases"
-            hint = "an alias (*name) repeats its anchor's whole content; do not nest aliases"
-            self.fail(ALIAS_LIMIT, msg, self.alias_uses[0] if self.alias_uses else value_span, hint)
-            raise _ConversionAborted
+        # The size of the expansion was bounded beforehand (_find_alias_bomb).
         if depth > self.max_depth:
             self.problems.append(_too_deep(value_span, self.max_depth))
             raise _ConversionAborted
@@ -452,23 +496,13 @@ class _Converter:
             if id(node) in self.open_containers:
                 self.fail(ALIAS_LIMIT, "alias refers to its own anchor (recursive)", value_span)
                 raise _ConversionAborted
-            is_alias = id(node) in self.seen_containers
-            self.seen_containers.add(id(node))
             self.open_containers.add(id(node))
-            if is_alias:
-                self.alias_uses.append(
-                    self.container_spans[-1] if self.container_spans else value_span
-                )
-            self.container_spans.append(value_span)
             try:
                 if isinstance(node, CommentedMap):
                     return self.convert_mapping(node, path, value_span, depth)
                 return self.convert_sequence(node, path, depth)
             finally:
                 self.open_containers.discard(id(node))
-                self.container_spans.pop()
-                if is_alias:
-                    self.alias_uses.pop()
         return self.convert_scalar(node, path, value_span)
 
     def convert_mapping(
