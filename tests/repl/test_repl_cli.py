@@ -99,6 +99,15 @@ def test_a_real_terminal_session() -> None:
         child.sendline("hlep")
         child.expect("Did you mean 'help'")
         child.expect("seat 1>")
+        # Tab completes the command name; wait for the completed line before Enter
+        # (keys arriving in one chunk are read before completion has run).
+        child.send("hel")
+        child.expect("hel")
+        child.send("\t")
+        child.expect("p")  # the completion, redrawn as just the missing letter
+        child.send("\r")
+        child.expect("list the commands")
+        child.expect("seat 1>")
         child.sendline("pass")
         child.expect("Seat 1 passes")
         child.expect("seat 2>")

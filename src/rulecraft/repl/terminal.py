@@ -66,7 +66,7 @@ class PromptLineReader:
         self.session: PromptSession[str] = PromptSession(
             history=InMemoryHistory(),
             completer=_completer(lambda: self._words(), lambda: self._card_words()),
-            complete_while_typing=True,
+            complete_while_typing=False,
             **session_kwargs,  # type: ignore[arg-type]
         )
 
