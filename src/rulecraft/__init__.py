@@ -1,3 +1,24 @@
-"""rulecraft: a rules engine for tabletop games."""
+"""rulecraft: a rules engine for tabletop games.
+
+>>> import rulecraft
+>>> game = rulecraft.load("tictactoe").new_game(seed=7)
+>>> game.decision.prompt
+'Place a mark'
+"""
+
+from rulecraft.interpreter.decision import Decision, Option, Result
+from rulecraft.interpreter.game import Game, GameRecord, Ruleset, RulesetError, load
 
 __version__ = "0.1.0"
+
+__all__ = [
+    "Decision",
+    "Game",
+    "GameRecord",
+    "Option",
+    "Result",
+    "Ruleset",
+    "RulesetError",
+    "__version__",
+    "load",
+]

@@ -1,0 +1,97 @@
+"""Chance in a game: every roll goes through the dice engine with the game's own stream.
+
+A pool in the language is an amount of die types (``2 white + 1 red``, ``3 d6``); here it
+becomes a :class:`rulecraft.dice.Pool`, is rolled with the state's :class:`Rng`, and the
+result (symbol counts plus the faces shown) is stored as plain data, so replays match.
+"""
+
+from __future__ import annotations
+
+from fractions import Fraction
+from typing import Any
+
+from rulecraft.dice import DiceSet, DieType, Pool, distribution
+from rulecraft.dice import roll as dice_roll
+from rulecraft.interpreter import engine as E
+from rulecraft.interpreter.engine import Ctx, RuleError
+
+
+def make_pool(dice: DiceSet | None, amounts: Any) -> Pool:
+    """A dice pool from ``{die name: count}`` (``d6``-style names are plain dice)."""
+    if not isinstance(amounts, dict):
+        raise RuleError(f"expected dice such as '2 white', got {amounts!r}")
+    counts: dict[DieType, int] = {}
+    auto: dict[str, int] = {}
+    for name, n in amounts.items():
+        n = int(n)
+        if name.startswith("+"):
+            auto[name[1:]] = auto.get(name[1:], 0) + n
+            continue
+        if n <= 0:
+            continue
+        die = dice.get(name) if dice is not None else None
+        if die is None and name[:1] == "d" and name[1:].isdigit():
+            die = DieType.plain(int(name[1:]))
+        if die is None:
+            raise RuleError(f"unknown die type {name!r}")
+        counts[die] = counts.get(die, 0) + n
+    if not counts:
+        raise RuleError("a roll needs at least one die")
+    return Pool.of(counts, auto or None)
+
+
+def roll_pool(ctx: Ctx, amounts: Any) -> dict[str, Any]:
+    pool = make_pool(ctx.prog.dice, amounts)
+    result, rng = dice_roll(pool, E.take_rng(ctx))
+    E.put_rng(ctx, rng)
+    out: dict[str, Any] = dict(result.counts)
+    out["faces"] = [[name, face] for name, face in result.faces]
+    shown = ", ".join(f"{n} {s}" for s, n in sorted(result.counts.items()) if n) or "nothing"
+    ctx.say(f"Rolled {pool}: {shown}")
+    return out
+
+
+def test_pool(ctx: Ctx, skill: str, extra: Any) -> dict[str, int]:
+    fn = ctx.prog.test_pool
+    if fn is None:
+        raise RuleError("this ruleset declares no tests: section")
+    saved = dict(ctx.loc)
+    ctx.loc["skill"] = skill
+    try:
+        pool = fn(ctx)
+    finally:
+        ctx.loc.clear()
+        ctx.loc.update(saved)
+    if not isinstance(pool, dict):
+        raise RuleError(f"the test pool of {skill!r} is not dice: {pool!r}")
+    pool = dict(pool)
+    if extra is not None:
+        for k, v in (extra(ctx) or {}).items():
+            pool[k] = pool.get(k, 0) + int(v)
+    return {k: int(v) for k, v in pool.items()}
+
+
+def test_roll(ctx: Ctx, pool: dict[str, int], need: int) -> tuple[bool, dict[str, Any]]:
+    result = roll_pool(ctx, pool)
+    score = net_successes(ctx, result)
+    passed = score >= need
+    ctx.say(f"{score} of {need} needed: {'passed' if passed else 'failed'}")
+    return passed, result
+
+
+def net_successes(ctx: Ctx, counts: dict[str, Any]) -> int:
+    prog = ctx.prog
+    score = int(counts.get(prog.test_success, 0))
+    if prog.test_cancel:
+        score -= int(counts.get(prog.test_cancel, 0))
+    return max(0, score)
+
+
+def test_odds(ctx: Ctx, pool: dict[str, int], need: int) -> Fraction:
+    """The exact chance that a test with ``pool`` scores at least ``need``."""
+    dist = distribution(make_pool(ctx.prog.dice, pool))
+    prog = ctx.prog
+    if prog.test_cancel:
+        table = dist.net(prog.test_success, prog.test_cancel)
+        return sum((p for k, p in table.items() if k >= need), Fraction(0))
+    return dist.at_least(prog.test_success, need)

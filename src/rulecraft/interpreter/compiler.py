@@ -1,0 +1,1487 @@
+"""Compile a ruleset (manifest + ``.rcl`` syntax trees) into a runnable Program.
+
+Name resolution and type checks happen here, so every semantic problem becomes a
+located :class:`~rulecraft.diagnostics.Diagnostic` (codes RC2xx, see docs/errors.md).
+The output is closures and flat instruction lists: the runtime never sees the AST.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass, field
+from typing import Any
+
+from rulecraft.diagnostics import Diagnostic, Severity, Span
+from rulecraft.grammar import ast
+from rulecraft.grammar.parser import parse_expression, parse_snippet
+from rulecraft.interpreter import engine as E
+from rulecraft.interpreter.builtins import BUILTINS, get_field
+from rulecraft.interpreter.program import (
+    AbilitySpec,
+    ActionSpec,
+    ComponentDef,
+    EndSpec,
+    EntryDef,
+    ExprFn,
+    GrantSpec,
+    Instr,
+    KindSpec,
+    MapSpec,
+    ModifierSpec,
+    PhaseSpec,
+    Placement,
+    PolicySpec,
+    Program,
+    ResourceSpec,
+    Routine,
+    TriggerSpec,
+    ZoneSpec,
+)
+from rulecraft.interpreter.spatial import build_map
+from rulecraft.validators.suggest import did_you_mean
+
+RESOURCE_VERBS = {
+    "gain": ("gained", 1),
+    "lose": ("lost", -1),
+    "spend": ("spent", -1),
+    "suffer": ("suffered", 1),
+    "heal": ("healed", -1),
+    "deal": ("dealt", 1),
+}
+SPECIAL_NAMES = {
+    "you",
+    "this",
+    "it",
+    "active",
+    "players",
+    "opponents",
+    "opponent",
+    "game",
+    "round",
+    "turn",
+    "spaces",
+    "amount",
+}
+ENDS = ("turn", "phase", "round", "game", "activation")
+
+
+def _text(value: Any, default: str = "") -> dict[str, str]:
+    """A manifest text (a string or a {lang: text} mapping) as a translation dict."""
+    if value is None:
+        return {"": default}
+    if isinstance(value, dict):
+        out = {str(k): str(v) for k, v in value.items()}
+        out.setdefault("", next(iter(out.values()), default))
+        return out
+    return {"": str(value)}
+
+
+@dataclass
+class Scope:
+    """Names bound where an expression is compiled."""
+
+    locals: set[str] = field(default_factory=set)
+    has_this: bool = False
+    in_entry: bool = False
+
+    def child(self, *names: str) -> Scope:
+        return Scope(self.locals | set(names), self.has_this, self.in_entry)
+
+
+@dataclass
+class _Code:
+    """A routine under construction."""
+
+    name: str
+    code: list[Instr] = field(default_factory=list)
+    spans: list[Span] = field(default_factory=list)
+
+    def add(self, instr: Instr, span: Span) -> int:
+        self.code.append(instr)
+        self.spans.append(span)
+        return len(self.code) - 1
+
+    @property
+    def here(self) -> int:
+        return len(self.code)
+
+
+class Compiler:
+    """One compilation: collect declarations, then compile every body."""
+
+    def __init__(
+        self,
+        manifest: dict[str, Any],
+        units: list[ast.Unit],
+        manifest_file: str,
+        locate: Callable[[tuple[Any, ...]], Span] | None = None,
+    ) -> None:
+        self.m = manifest
+        self.units = units
+        self.mfile = manifest_file
+        self.locate = locate or (lambda path: Span(manifest_file, 1, 1))
+        self.diags: list[Diagnostic] = []
+        self.routines: list[Routine] = []
+        self.counter = 0
+        # Declarations
+        self.zones: dict[str, ZoneSpec] = {}
+        self.resources: dict[str, ResourceSpec] = {}
+        self.kinds: dict[str, KindSpec] = {}
+        self.kind_attrs: dict[str, dict[str, str]] = {}
+        self.comps: dict[str, ast.Component] = {}
+        self.entries: dict[int, ast.Entry] = {}
+        self.effects: dict[str, ast.EffectDef] = {}
+        self.defines: dict[str, ast.Define] = {}
+        self.actions_ast: dict[str, ast.ActionDef] = {}
+        self.rules: dict[str, ast.Rule] = {}
+        self.symbols: set[str] = set()
+        self.dice_names: set[str] = set()
+        self.policies: dict[str, PolicySpec] = {}
+        self.map: MapSpec | None = None
+        self.flags_set: set[str] = set()
+        self.flags_tested: list[tuple[str, Span]] = []
+        self.used_names: set[str] = set()
+        self.goto_targets: list[tuple[int, Span, str]] = []
+        self.before_events: set[str] = set()
+        self.define_fns: dict[str, ExprFn] = {}
+        self.effect_routines: dict[str, int] = {}
+        self.events_emitted: set[str] = set()
+        self.events_listened: list[tuple[str, Span]] = []
+
+    # ------------------------------------------------------------------ diagnostics
+    def error(self, code: str, message: str, span: Span, hint: str | None = None) -> None:
+        self.diags.append(Diagnostic(code, message, span, Severity.ERROR, hint))
+
+    def warn(self, code: str, message: str, span: Span, hint: str | None = None) -> None:
+        self.diags.append(Diagnostic(code, message, span, Severity.WARNING, hint))
+
+    def mspan(self, *path: Any) -> Span:
+        return self.locate(tuple(path))
+
+    # ------------------------------------------------------------------ driver
+    def compile(self) -> Program | None:
+        self._declare_manifest()
+        self._collect_items()
+        self._compile_defines()
+        self._reserve_effects()
+        kinds_defs = self._compile_components()
+        actions = self._compile_actions()
+        entries = self._compile_entries()
+        rules_triggers, rules_mods, rules_grants = self._compile_rules()
+        self._fill_effects()
+        main, flow, phases = self._compile_flow()
+        end_conditions = self._compile_end()
+        evaluation = self._manifest_expr(self.m.get("evaluation"), ("evaluation",), Scope({"you"}))
+        test_cfg = self.m.get("tests") or {}
+        test_pool = None
+        if "pool" in test_cfg:
+            test_pool = self._manifest_expr(test_cfg["pool"], ("tests", "pool"), Scope({"you", "skill", "this"}))
+        self._post_checks()
+        defs, abilities, triggers, modifiers, grants = kinds_defs
+        for spec in rules_triggers:
+            triggers.setdefault(spec.event, []).append(spec)
+        for mod in rules_mods:
+            modifiers.setdefault(mod.prop, []).append(mod)
+        for g in rules_grants:
+            grants.setdefault(g.flag, []).append(g)
+        placements = self._placements()
+        if any(d.severity == Severity.ERROR for d in self.diags):
+            return None
+        dice = None
+        if self.m.get("dice"):
+            from rulecraft.dice import DiceSet
+
+            dice = DiceSet.from_spec(self.m["dice"])
+        players = self.m.get("players") or {}
+        return Program(
+            name=str(self.m.get("name", "ruleset")),
+            title=_text(self.m.get("title"), str(self.m.get("name", ""))),
+            version=str(self.m.get("version", "0")),
+            languages=tuple(self.m.get("languages") or ["en"]),
+            min_players=int(players.get("min", 1)),
+            max_players=int(players.get("max", players.get("min", 1))),
+            routines=self.routines,
+            zones=self.zones,
+            resources=self.resources,
+            kinds=self.kinds,
+            defs=defs,
+            placements=placements,
+            entries=entries,
+            actions=actions,
+            abilities={k: tuple(v) for k, v in abilities.items()},
+            triggers={k: tuple(v) for k, v in triggers.items()},
+            modifiers={k: tuple(v) for k, v in modifiers.items()},
+            grants={k: tuple(v) for k, v in grants.items()},
+            phases=phases,
+            main=main,
+            end_conditions=end_conditions,
+            policies=self.policies,
+            evaluation=evaluation,
+            map=self.map,
+            dice=dice,
+            test_pool=test_pool,
+            test_success=str(test_cfg.get("success", "success")),
+            test_cancel=test_cfg.get("cancel"),
+            flow=flow,
+            max_decisions=int((self.m.get("limits") or {}).get("max_decisions", 10_000)),
+            named_effects=dict(self.effect_routines),
+        )
+
+    # ------------------------------------------------------------------ manifest
+    def _declare_manifest(self) -> None:
+        m = self.m
+        for name, spec in (m.get("zones") or {}).items():
+            spec = spec or {}
+            self.zones[name] = ZoneSpec(
+                name=name,
+                per_player=spec.get("per", "shared") == "player",
+                visibility=spec.get("visibility", "public"),
+                order=spec.get("order", "ordered"),
+                capacity=spec.get("capacity"),
+                label=_text(spec.get("label"), name),
+                size=spec.get("size"),
+            )
+        for name, spec in (m.get("resources") or {}).items():
+            spec = spec or {}
+            self.resources[name] = ResourceSpec(
+                name=name,
+                per_player=spec.get("per", "player") == "player",
+                minimum=spec.get("min", 0),
+                maximum=spec.get("max"),
+                start=int(spec.get("start", 0)),
+                label=_text(spec.get("label"), name),
+            )
+        for name, spec in (m.get("kinds") or {}).items():
+            spec = spec or {}
+            attrs = {str(k): str(v) for k, v in (spec.get("attributes") or {}).items()}
+            self.kind_attrs[name] = attrs
+            for t in attrs.values():
+                if t.startswith("enum(") and t.endswith(")"):
+                    self.symbols.update(x.strip() for x in t[5:-1].split(","))
+            sides = tuple(spec.get("sides") or ())
+            self.symbols.update(sides)
+            self.symbols.update(spec.get("counters") or ())
+            self.symbols.add(name)
+        for name, spec in (m.get("dice") or {}).items():
+            self.dice_names.add(name)
+            for face in (spec or {}).get("faces", []):
+                if isinstance(face, list):
+                    self.symbols.update(str(x) for x in face)
+                elif isinstance(face, dict):
+                    self.symbols.update(str(x) for x in face)
+                elif isinstance(face, str):
+                    self.symbols.add(face)
+        self.symbols.update(self.dice_names)
+        self.symbols.update(str(s) for s in (m.get("symbols") or ()))
+        self.symbols.update(str(s) for s in (m.get("flags") or ()))
+        self.flags_set.update(str(s) for s in (m.get("flags") or ()))
+        if m.get("map"):
+            self.map = build_map(m["map"])
+            self.symbols.update(self.map.terrain.values())
+            self.symbols.update((m["map"].get("costs") or {}).keys())
+            self.symbols.update(("north", "south", "east", "west"))
+        for phase in ((m.get("flow") or {}).get("phases") or ()):
+            self.symbols.add(str(phase.get("name")))
+        for name, spec in (m.get("policies") or {}).items():
+            self.policies[name] = PolicySpec(name, str(spec.get("pick", "first")), None)
+        self.symbols.update(("front", "back"))
+
+    def _collect_items(self) -> None:
+        seen: dict[str, Span] = {}
+
+        def unique(key: str, span: Span, what: str) -> bool:
+            if key in seen:
+                self.error(
+                    "RC202",
+                    f"{what} is defined twice (first at {seen[key]})",
+                    span,
+                    "give each definition its own id",
+                )
+                return False
+            seen[key] = span
+            return True
+
+        for unit in self.units:
+            for item in unit.items:
+                if isinstance(item, ast.Component):
+                    if item.kind not in self.kind_attrs:
+                        self._unknown(item.kind, item.span, self.kind_attrs, "component kind", "declare it under kinds: in ruleset.yaml")
+                        continue
+                    if unique("c:" + item.id, item.span, f"component {item.id!r}"):
+                        self.comps[item.id] = item
+                elif isinstance(item, ast.Entry):
+                    if unique(f"e:{item.number}", item.span, f"entry {item.number}"):
+                        self.entries[item.number] = item
+                elif isinstance(item, ast.EffectDef):
+                    if unique("f:" + item.name, item.span, f"effect {item.name!r}"):
+                        self.effects[item.name] = item
+                elif isinstance(item, ast.Define):
+                    if unique("f:" + item.name, item.span, f"definition {item.name!r}"):
+                        self.defines[item.name] = item
+                elif isinstance(item, ast.ActionDef):
+                    if unique("a:" + item.name, item.span, f"action {item.name!r}"):
+                        self.actions_ast[item.name] = item
+                elif isinstance(item, ast.Rule):
+                    if unique("r:" + item.name, item.span, f"rule {item.name!r}"):
+                        self.rules[item.name] = item
+        for comp in self.comps.values():
+            for member in comp.members:
+                if isinstance(member, ast.Side):
+                    self.symbols.add(member.name)
+        # Events that have replacement ("before") triggers need a two-step instruction.
+        for members in [c.members for c in self.comps.values()] + [r.members for r in self.rules.values()]:
+            for member in self._all_members(members):
+                if isinstance(member, ast.Trigger) and member.timing == "before":
+                    self.before_events.add(member.event)
+                if isinstance(member, ast.Grant):
+                    self.flags_set.add(member.flag)
+            for member in self._all_members(members):
+                if isinstance(member, ast.Attribute) and member.name == "traits":
+                    e = member.expr
+                    if isinstance(e, ast.ListExpr):
+                        for x in e.items:
+                            if isinstance(x, ast.Name):
+                                self.flags_set.add(x.name)
+                                self.symbols.add(x.name)
+
+    def _all_members(self, members: Iterable[ast.Member]) -> Iterable[ast.Member]:
+        for member in members:
+            yield member
+            if isinstance(member, ast.Side):
+                yield from self._all_members(member.members)
+
+    def _unknown(
+        self, name: str, span: Span, candidates: Iterable[str], what: str, hint: str | None = None
+    ) -> None:
+        guess = did_you_mean(name, list(candidates))
+        self.error(
+            "RC201",
+            f"unknown {what} {name!r}",
+            span,
+            f"did you mean {guess!r}?" if guess else hint,
+        )
+
+    # ------------------------------------------------------------------ expressions
+    def known_names(self, scope: Scope) -> list[str]:
+        return sorted(
+            set(scope.locals)
+            | SPECIAL_NAMES
+            | set(self.zones)
+            | set(self.resources)
+            | set(self.defines)
+            | set(self.comps)
+            | self.symbols
+            | set(BUILTINS)
+        )
+
+    def expr(self, e: ast.Expr, scope: Scope) -> ExprFn:
+        if isinstance(e, ast.Const):
+            v = e.value
+            if isinstance(v, int) and not isinstance(v, bool) and abs(v) > 2**31:
+                self.error("RC205", f"the number {v} is too large", e.span, "numbers must stay below 2**31")
+            return lambda ctx: v
+        if isinstance(e, ast.TextLit):
+            d = e.text.as_dict()
+            return lambda ctx: d
+        if isinstance(e, ast.Name):
+            return self.name(e, scope)
+        if isinstance(e, ast.Attr):
+            obj = self.expr(e.obj, scope)
+            f = e.field
+            return lambda ctx: get_field(ctx, obj(ctx), f)
+        if isinstance(e, ast.Index):
+            obj = self.expr(e.obj, scope)
+            key = self.expr(e.key, scope)
+
+            def index(ctx: E.Ctx) -> Any:
+                o = obj(ctx)
+                k = key(ctx)
+                if isinstance(o, list):
+                    return o[int(k)] if -len(o) <= int(k) < len(o) else None
+                return get_field(ctx, o, str(k))
+
+            return index
+        if isinstance(e, ast.Call):
+            return self.call(e, scope)
+        if isinstance(e, ast.Qty):
+            parts = self.qty_parts(e, scope)
+
+            def qty(ctx: E.Ctx) -> dict[str, int]:
+                out: dict[str, int] = {}
+                for unit, fn in parts:
+                    out[unit] = out.get(unit, 0) + int(fn(ctx))
+                return out
+
+            return qty
+        if isinstance(e, ast.Unary):
+            inner = self.expr(e.operand, scope)
+            if e.op == "-":
+                return lambda ctx: -int(inner(ctx))
+            return lambda ctx: not inner(ctx)
+        if isinstance(e, ast.Binary):
+            return self.binary(e, scope)
+        if isinstance(e, ast.Has):
+            obj = self.expr(e.obj, scope)
+            flag = e.flag
+            self.flags_tested.append((flag, e.span))
+            return lambda ctx: E.has_flag(ctx, obj(ctx), flag)
+        if isinstance(e, ast.Where):
+            coll = self.expr(e.collection, scope)
+            cond = self.expr(e.condition, scope.child("it"))
+
+            def where(ctx: E.Ctx) -> list[Any]:
+                loc = ctx.loc
+                saved = loc.get("it", _MISSING)
+                out = []
+                try:
+                    for x in E.as_list(ctx, coll(ctx)):
+                        loc["it"] = x
+                        if cond(ctx):
+                            out.append(x)
+                finally:
+                    if saved is _MISSING:
+                        loc.pop("it", None)
+                    else:
+                        loc["it"] = saved
+                return out
+
+            return where
+        if isinstance(e, ast.ListExpr):
+            items = [self.expr(x, scope) for x in e.items]
+            return lambda ctx: [f(ctx) for f in items]
+        self.error("RC204", "this expression is not supported here", e.span)
+        return lambda ctx: None
+
+    def binary(self, e: ast.Binary, scope: Scope) -> ExprFn:
+        left = self.expr(e.left, scope)
+        right = self.expr(e.right, scope)
+        op = e.op
+        if op == "and":
+            return lambda ctx: bool(left(ctx)) and bool(right(ctx))
+        if op == "or":
+            return lambda ctx: bool(left(ctx)) or bool(right(ctx))
+        if op == "+":
+            if isinstance(e.left, ast.Qty) or isinstance(e.right, ast.Qty):
+
+                def add_qty(ctx: E.Ctx) -> Any:
+                    a, b = left(ctx), right(ctx)
+                    if isinstance(a, dict) and isinstance(b, dict):
+                        out = dict(a)
+                        for k, v in b.items():
+                            out[k] = out.get(k, 0) + v
+                        return out
+                    return a + b
+
+                return add_qty
+            return lambda ctx: left(ctx) + right(ctx)
+        if op == "-":
+            return lambda ctx: left(ctx) - right(ctx)
+        if op == "*":
+            return lambda ctx: left(ctx) * right(ctx)
+        if op == "/":
+            return lambda ctx: int(left(ctx)) // max(1, int(right(ctx))) if int(right(ctx)) else 0
+        if op == "%":
+            return lambda ctx: int(left(ctx)) % int(right(ctx)) if int(right(ctx)) else 0
+        if op == "==":
+            return lambda ctx: left(ctx) == right(ctx)
+        if op == "!=":
+            return lambda ctx: left(ctx) != right(ctx)
+        if op == "<":
+            return lambda ctx: _num(left(ctx)) < _num(right(ctx))
+        if op == "<=":
+            return lambda ctx: _num(left(ctx)) <= _num(right(ctx))
+        if op == ">":
+            return lambda ctx: _num(left(ctx)) > _num(right(ctx))
+        if op == ">=":
+            return lambda ctx: _num(left(ctx)) >= _num(right(ctx))
+        if op == "in":
+            return lambda ctx: left(ctx) in E.as_list(ctx, right(ctx))
+        self.error("RC204", f"unknown operator {op!r}", e.span)
+        return lambda ctx: None
+
+    def name(self, e: ast.Name, scope: Scope) -> ExprFn:
+        n = e.name
+        self.used_names.add(n)
+        if n in scope.locals or n in ("you", "this", "it"):
+            if n == "this" and not scope.has_this and "this" not in scope.locals:
+                self.error("RC203", "'this' is only meaningful inside a component, entry or rule", e.span)
+            if n == "it" and "it" not in scope.locals:
+                self.error("RC203", "'it' is only meaningful inside 'where'", e.span, "write: collection where it.field == value")
+            return lambda ctx: ctx.loc.get(n)
+        if n == "active":
+            return lambda ctx: E.player(ctx.st["active"])
+        if n == "players":
+            return lambda ctx: [E.player((ctx.st["active"] + i) % ctx.st["players"]) for i in range(ctx.st["players"])]
+        if n == "opponents":
+            return lambda ctx: _opponents(ctx)
+        if n == "opponent":
+            return lambda ctx: (_opponents(ctx) or [None])[0]
+        if n == "game":
+            return lambda ctx: None
+        if n in ("round", "turn"):
+            return lambda ctx: ctx.st[n]
+        if n == "amount":
+            return lambda ctx: ctx.st["events"][-1]["amount"] if ctx.st["events"] else 0
+        if n == "spaces":
+            if self.map is None:
+                self.error("RC201", "'spaces' needs a map in ruleset.yaml", e.span)
+                return lambda ctx: []
+            spaces = ["s:" + s for s in self.map.spaces]
+            return lambda ctx: list(spaces)
+        if n in self.zones:
+            spec = self.zones[n]
+            if spec.per_player:
+                return lambda ctx: f"z:{n}@{E.seat_of(ctx.loc['you'])}"
+            key = f"z:{n}"
+            return lambda ctx: key
+        if n in self.resources:
+            rspec = self.resources[n]
+            if rspec.per_player:
+                return lambda ctx: ctx.st["res"][E.seat_of(ctx.loc["you"])].get(n, 0)
+            return lambda ctx: ctx.st["gvars"].get(n, 0)
+        if n in self.defines:
+            d = self.defines[n]
+            if d.params:
+                self.error("RC206", f"{n!r} takes {len(d.params)} argument(s)", e.span, f"write {n}(...)")
+            return lambda ctx: self.define_fns[n](ctx)
+        if n in self.comps:
+            value = "d:" + n
+            return lambda ctx: value
+        if n in self.symbols or n in self.flags_set:
+            return lambda ctx: n
+        if n in BUILTINS:
+            self.error("RC206", f"{n!r} is a function: call it with (...)", e.span)
+            return lambda ctx: None
+        if n in self.effects:
+            self.error("RC207", f"{n!r} is an effect, not a value", e.span)
+            return lambda ctx: None
+        self._unknown(n, e.span, self.known_names(scope), "name")
+        return lambda ctx: None
+
+    def call(self, e: ast.Call, scope: Scope) -> ExprFn:
+        if not isinstance(e.func, ast.Name):
+            self.error("RC206", "only named functions can be called", e.span)
+            return lambda ctx: None
+        n = e.func.name
+        self.used_names.add(n)
+        args = [self.expr(a, scope) for a in e.args]
+        if n in self.defines:
+            d = self.defines[n]
+            if len(d.params) != len(args):
+                self.error("RC206", f"{n!r} takes {len(d.params)} argument(s), not {len(args)}", e.span)
+                return lambda ctx: None
+            params = d.params
+
+            def call_define(ctx: E.Ctx) -> Any:
+                values = [a(ctx) for a in args]
+                saved = ctx.loc
+                ctx.loc = dict(saved)
+                ctx.loc.update(zip(params, values, strict=True))
+                try:
+                    return self.define_fns[n](ctx)
+                finally:
+                    ctx.loc = saved
+
+            return call_define
+        if n in BUILTINS:
+            fn, lo, hi = BUILTINS[n]
+            if not lo <= len(args) <= hi:
+                want = str(lo) if lo == hi else f"{lo} to {hi}"
+                self.error("RC206", f"{n}() takes {want} argument(s), not {len(args)}", e.span)
+                return lambda ctx: None
+            if n in ("adjacent", "distance", "space_at", "in_a_row", "path_cost", "reach", "line_of_sight", "step", "direction") and self.map is None:
+                self.error("RC201", f"{n}() needs a map in ruleset.yaml", e.span)
+            return lambda ctx: fn(ctx, [a(ctx) for a in args])
+        if n in self.effects:
+            self.error("RC207", f"{n!r} is an effect: use it as a statement, not inside an expression", e.span)
+            return lambda ctx: None
+        self._unknown(n, e.func.span, list(self.defines) + list(BUILTINS), "function")
+        return lambda ctx: None
+
+    def qty_parts(self, e: ast.Expr, scope: Scope) -> list[tuple[str, ExprFn]]:
+        """``2 water + 1 gold`` -> [("water", fn), ("gold", fn)]."""
+        if isinstance(e, ast.Qty):
+            return [(e.unit, self.expr(e.amount, scope))]
+        if isinstance(e, ast.Binary) and e.op == "+":
+            return self.qty_parts(e.left, scope) + self.qty_parts(e.right, scope)
+        self.error("RC204", "expected an amount with a unit, such as '2 gold'", e.span)
+        return []
+
+    def _manifest_expr(self, text: Any, path: tuple[Any, ...], scope: Scope) -> ExprFn | None:
+        if text is None:
+            return None
+        if isinstance(text, bool | int):
+            v = text
+            return lambda ctx: v
+        span = self.mspan(*path)
+        tree, problems = parse_expression(str(text), span.file, span.line, span.column)
+        self.diags.extend(problems)
+        if tree is None:
+            return None
+        return self.expr(tree, scope)
+
+    def _manifest_block(self, text: Any, path: tuple[Any, ...], name: str, scope: Scope) -> int | None:
+        if not text:
+            return None
+        span = self.mspan(*path)
+        body, problems = parse_snippet(str(text), span.file, span.line + 1, span.column)
+        self.diags.extend(problems)
+        return self.routine(name, body, scope)
+
+    # ------------------------------------------------------------------ statements
+    def routine(self, name: str, body: tuple[ast.Stmt, ...], scope: Scope, params: tuple[str, ...] = ()) -> int:
+        code = _Code(name)
+        self.block(body, code, scope)
+        return self.finish(code, params)
+
+    def finish(self, code: _Code, params: tuple[str, ...] = ()) -> int:
+        self.routines.append(Routine(code.name, tuple(code.code), tuple(code.spans), params))
+        return len(self.routines) - 1
+
+    def block(self, body: Iterable[ast.Stmt], code: _Code, scope: Scope) -> Scope:
+        for stmt in body:
+            scope = self.stmt(stmt, code, scope)
+        return scope
+
+    def fresh(self, stem: str) -> str:
+        self.counter += 1
+        return f"_{stem}{self.counter}"
+
+    def stmt(self, s: ast.Stmt, code: _Code, scope: Scope) -> Scope:
+        if isinstance(s, ast.Do):
+            return self.do(s, code, scope)
+        if isinstance(s, ast.If):
+            ends: list[list[int]] = []
+            for cond_ast, body in s.branches:
+                cond = self.expr(cond_ast, scope)
+                target = [0]
+                code.add(_jump_unless(cond, target), s.span)
+                self.block(body, code, scope)
+                end = [0]
+                ends.append(end)
+                code.add(_jump(end), s.span)
+                target[0] = code.here
+            if s.otherwise is not None:
+                self.block(s.otherwise, code, scope)
+            for end in ends:
+                end[0] = code.here
+            return scope
+        if isinstance(s, ast.ForEach):
+            coll = self.expr(s.collection, scope)
+            items, idx, var = self.fresh("items"), self.fresh("i"), s.var
+            code.add(_for_init(coll, items, idx), s.span)
+            exit_target = [0]
+            top = code.add(_for_next(items, idx, var, exit_target), s.span)
+            self.block(s.body, code, scope.child(var))
+            code.add(_jump([top]), s.span)
+            exit_target[0] = code.here
+            return scope
+        if isinstance(s, ast.Repeat):
+            count = self.expr(s.count, scope)
+            counter = self.fresh("n")
+            code.add(_set_local(counter, count), s.span)
+            exit_target = [0]
+            top = code.add(_countdown(counter, exit_target), s.span)
+            self.block(s.body, code, scope)
+            code.add(_jump([top]), s.span)
+            exit_target[0] = code.here
+            return scope
+        if isinstance(s, ast.Choose):
+            return self.choose(s, code, scope)
+        if isinstance(s, ast.ChooseOption):
+            self.options(s.chooser, s.prompt, [(o.label, o.condition, o.body, o.span) for o in s.options], code, scope, s.span)
+            return scope
+        if isinstance(s, ast.Test):
+            return self.test(s, code, scope)
+        self.error("RC204", "unsupported statement", s.span)
+        return scope
+
+    def chooser_fn(self, chooser: ast.Expr | None, scope: Scope) -> tuple[ExprFn | None, str | None]:
+        if chooser is None:
+            return None, None
+        if isinstance(chooser, ast.Name) and chooser.name in self.policies:
+            return None, chooser.name
+        return self.expr(chooser, scope), None
+
+    def choose(self, s: ast.Choose, code: _Code, scope: Scope) -> Scope:
+        coll = self.expr(s.collection, scope)
+        count = self.expr(s.count, scope) if s.count is not None else None
+        who, policy = self.chooser_fn(s.chooser, scope)
+        prompt = s.prompt.as_dict() if s.prompt else {"": f"Choose {s.var}"}
+        skip = [0]
+        code.add(_choose(coll, count, s.up_to, who, policy, prompt, s.var, self.fresh("sel"), skip), s.span)
+        self.block(s.body, code, scope.child(s.var))
+        skip[0] = code.here
+        return scope
+
+    def options(
+        self,
+        chooser: ast.Expr | None,
+        prompt: ast.Text | None,
+        opts: list[tuple[ast.Text, ast.Expr | None, tuple[ast.Stmt, ...], Span]],
+        code: _Code,
+        scope: Scope,
+        span: Span,
+    ) -> None:
+        who, policy = self.chooser_fn(chooser, scope)
+        conds = [self.expr(c, scope) if c is not None else None for _, c, _, _ in opts]
+        labels = [t.as_dict() for t, _, _, _ in opts]
+        starts: list[int] = [0] * len(opts)
+        end = [0]
+        code.add(_options(labels, conds, who, policy, prompt.as_dict() if prompt else {"": "Choose"}, starts, end), span)
+        for i, (_, _, body, ospan) in enumerate(opts):
+            starts[i] = code.here
+            self.block(body, code, scope)
+            code.add(_jump(end), ospan)
+        end[0] = code.here
+
+    def test(self, s: ast.Test, code: _Code, scope: Scope) -> Scope:
+        target = self.expr(s.target, scope)
+        extra = self.expr(s.extra, scope) if s.extra is not None else None
+        skill = s.skill
+        self.symbols.add(skill)
+        if "pool" not in (self.m.get("tests") or {}):
+            self.error("RC208", "'test' needs a tests: section in ruleset.yaml that says how a skill becomes dice", s.span)
+        fail = [0]
+        code.add(_test(skill, target, extra), s.span)
+        code.add(_jump_unless(lambda ctx: ctx.loc.get("passed"), fail), s.span)
+        self.block(s.on_pass, code, scope)
+        end = [0]
+        code.add(_jump(end), s.span)
+        fail[0] = code.here
+        self.block(s.on_fail, code, scope)
+        end[0] = code.here
+        return scope
+
+    def do(self, s: ast.Do, code: _Code, scope: Scope) -> Scope:
+        v = s.verb
+        span = s.span
+        if v in RESOURCE_VERBS:
+            if s.value is None:
+                self.error("RC204", f"'{v}' needs an amount, such as '{v} 1 gold'", span)
+                return scope
+            event, sign = RESOURCE_VERBS[v]
+            parts = self.qty_parts(s.value, scope)
+            for unit, _ in parts:
+                self._check_unit(unit, s.value.span)
+            owner_ast = s.target if v in ("gain", "suffer", "deal") else s.source
+            owner = self.expr(owner_ast, scope) if owner_ast is not None else None
+            if v == "deal" and owner is None:
+                self.error("RC204", "'deal' needs a target: deal 1 damage to card", span)
+            shared = {u for u, _ in parts if u in self.resources and not self.resources[u].per_player}
+            for unit, amount in parts:
+                two_step = event in self.before_events
+                code.add(_resource(unit, amount, owner, sign, event, v, unit in shared, two_step, "begin"), span)
+                if two_step:
+                    code.add(_resource(unit, amount, owner, sign, event, v, unit in shared, True, "apply"), span)
+            return scope
+        if v == "draw":
+            count = self.expr(s.value, scope) if s.value else (lambda ctx: 1)
+            src = self.expr(s.source, scope) if s.source else self._default_zone("draw_from", span, scope)
+            dst = self.expr(s.target, scope) if s.target else self._default_zone("draw_to", span, scope)
+            reshuffle = self._default_zone_opt("reshuffle_from", scope)
+            code.add(_draw(count, src, dst, reshuffle), span)
+            return scope
+        if v == "discard":
+            what = self.expr(s.value, scope) if s.value else (lambda ctx: [])
+            dst = self.expr(s.target, scope) if s.target else self._default_zone("discard_to", span, scope)
+            code.add(_move(what, dst, None, "discarded"), span)
+            return scope
+        if v == "move":
+            what = self.expr(s.value, scope) if s.value else (lambda ctx: [])
+            if s.target is None:
+                self.error("RC204", "'move' needs a destination: move card to zone", span)
+                return scope
+            dst = self.expr(s.target, scope)
+            code.add(_move(what, dst, s.position, "moved"), span)
+            return scope
+        if v == "shuffle":
+            what = self.expr(s.value, scope) if s.value else (lambda ctx: None)
+            code.add(_shuffle(what), span)
+            return scope
+        if v == "reveal":
+            what = self.expr(s.value, scope) if s.value else (lambda ctx: [])
+            code.add(_reveal(what), span)
+            return scope
+        if v == "roll":
+            if s.value is None:
+                return scope
+            pool = self.expr(s.value, scope)
+            if isinstance(s.value, ast.Qty | ast.Binary):
+                for unit, _ in self.qty_parts(s.value, scope):
+                    if unit not in self.dice_names and not unit.startswith("d"):
+                        self._unknown(unit, s.value.span, self.dice_names, "die type")
+            var = s.name or "roll"
+            code.add(_roll(pool, var), span)
+            return scope.child(var)
+        if v == "goto":
+            if isinstance(s.value, ast.Const) and isinstance(s.value.value, int):
+                self.goto_targets.append((s.value.value, span, "goto"))
+            target = self.expr(s.value, scope) if s.value else (lambda ctx: None)
+            code.add(_goto(target), span)
+            return scope
+        if v == "return":
+            code.add(_return, span)
+            return scope
+        if v in ("set_flag", "clear_flag"):
+            assert s.name is not None
+            if v == "set_flag":
+                self.flags_set.add(s.name)
+            self.symbols.add(s.name)
+            subject = self.expr(s.target, scope) if s.target else None
+            code.add(_flag(s.name, subject, v == "set_flag"), span)
+            return scope
+        if v == "set":
+            if s.value is None or s.target is None:
+                return scope
+            value = self.expr(s.target, scope)
+            tgt = s.value
+            if isinstance(tgt, ast.Attr):
+                obj = self.expr(tgt.obj, scope)
+                code.add(_set_field(obj, tgt.field, value), span)
+            elif isinstance(tgt, ast.Name):
+                if tgt.name in self.resources:
+                    per = self.resources[tgt.name].per_player
+                    code.add(_set_resource(tgt.name, per, value), span)
+                elif tgt.name in scope.locals:
+                    code.add(_set_local(tgt.name, value), span)
+                else:
+                    self._unknown(tgt.name, tgt.span, list(self.resources) + list(scope.locals), "resource or variable")
+            else:
+                self.error("RC204", "'set' changes a field or a resource: set card.field to value", span)
+            return scope
+        if v == "let":
+            assert s.name is not None and s.value is not None
+            value = self.expr(s.value, scope)
+            code.add(_set_local(s.name, value), span)
+            return scope.child(s.name)
+        if v == "end":
+            if s.name not in ENDS:
+                self._unknown(str(s.name), span, ENDS, "thing to end")
+                return scope
+            code.add(_end(str(s.name)), span)
+            return scope
+        if v == "emit":
+            assert s.name is not None
+            self.events_emitted.add(s.name)
+            args = [self.expr(a, scope) for a in s.args]
+            code.add(_emit(s.name, args), span)
+            return scope
+        if v == "prevent":
+            amount = self.expr(s.value, scope) if s.value else None
+            code.add(_prevent(amount), span)
+            return scope
+        if v == "flip":
+            what = self.expr(s.value, scope) if s.value else (lambda ctx: [])
+            side_name: str | None = None
+            if s.target is not None:
+                if isinstance(s.target, ast.Name):
+                    side_name = s.target.name
+                    if side_name not in self.symbols:
+                        self._unknown(side_name, s.target.span, self.symbols, "side")
+                else:
+                    self.error("RC204", "flip ... to SIDE names a side", s.target.span)
+            code.add(_flip(what, side_name), span)
+            return scope
+        if v in ("exhaust", "ready"):
+            what = self.expr(s.value, scope) if s.value else (lambda ctx: [])
+            code.add(_exhaust(what, v == "exhaust"), span)
+            return scope
+        if v == "say":
+            what = self.expr(s.value, scope) if s.value else (lambda ctx: "")
+            code.add(_say(what), span)
+            return scope
+        if v in ("win", "lose_game", "tie"):
+            who = self.expr(s.target, scope) if s.target else None
+            code.add(_game_over(v, who), span)
+            return scope
+        if v == "call":
+            return self.call_stmt(s, code, scope)
+        self.error("RC204", f"unsupported statement {v!r}", span)
+        return scope
+
+    def call_stmt(self, s: ast.Do, code: _Code, scope: Scope) -> Scope:
+        e = s.value
+        if isinstance(e, ast.Name) and e.name in self.effects:
+            self.used_names.add(e.name)
+            eff = self.effects[e.name]
+            if eff.params:
+                self.error("RC206", f"effect {e.name!r} takes {len(eff.params)} argument(s)", e.span)
+            code.add(_call_effect(self, e.name, [], ()), s.span)
+            return scope
+        if isinstance(e, ast.Call) and isinstance(e.func, ast.Name) and e.func.name in self.effects:
+            n = e.func.name
+            self.used_names.add(n)
+            eff = self.effects[n]
+            if len(eff.params) != len(e.args):
+                self.error("RC206", f"effect {n!r} takes {len(eff.params)} argument(s), not {len(e.args)}", e.span)
+                return scope
+            args = [self.expr(a, scope) for a in e.args]
+            code.add(_call_effect(self, n, args, eff.params), s.span)
+            return scope
+        if isinstance(e, ast.Attr):
+            # card.junk: run an effect-valued attribute of a component
+            obj = self.expr(e.obj, scope)
+            code.add(_run_attribute(obj, e.field), s.span)
+            return scope
+        if isinstance(e, ast.Name) and e.name not in scope.locals and e.name not in self.defines:
+            self._unknown(e.name, e.span, list(self.effects), "effect", "define it with: effect NAME:")
+            return scope
+        if isinstance(e, ast.Call) and isinstance(e.func, ast.Name) and e.func.name not in self.defines and e.func.name not in BUILTINS:
+            self._unknown(e.func.name, e.func.span, list(self.effects), "effect")
+            return scope
+        if e is not None:
+            self.error("RC207", "a value on its own does nothing", e.span, "did you mean to use it in an effect such as 'gain' or 'move'?")
+        return scope
+
+    def _check_unit(self, unit: str, span: Span) -> None:
+        counters: set[str] = set()
+        for k in self.kinds.values():
+            counters.update(k.counters)
+        for spec in (self.m.get("kinds") or {}).values():
+            counters.update((spec or {}).get("counters") or ())
+        if unit not in self.resources and unit not in counters:
+            self._unknown(unit, span, list(self.resources) + sorted(counters), "resource or counter")
+
+    def _default_zone(self, key: str, span: Span, scope: Scope) -> ExprFn:
+        fn = self._default_zone_opt(key, scope)
+        if fn is None:
+            self.error("RC208", f"no zone given and no defaults.{key} in ruleset.yaml", span)
+            return lambda ctx: None
+        return fn
+
+    def _default_zone_opt(self, key: str, scope: Scope) -> ExprFn | None:
+        name = (self.m.get("defaults") or {}).get(key)
+        if not name:
+            return None
+        return self.name(ast.Name(self.mspan("defaults", key), str(name)), scope.child("you"))
+
+    # ------------------------------------------------------------------ definitions
+    def _compile_defines(self) -> None:
+        for name, d in self.defines.items():
+            self.define_fns[name] = self.expr(d.expr, Scope(set(d.params) | {"you", "this"}, True))
+
+    def _reserve_effects(self) -> None:
+        for name in self.effects:
+            self.effect_routines[name] = len(self.routines)
+            self.routines.append(Routine(name, (), ()))
+
+    def _fill_effects(self) -> None:
+        for name, eff in self.effects.items():
+            code = _Code(name)
+            self.block(eff.body, code, Scope(set(eff.params) | {"you", "this"}, True))
+            self.routines[self.effect_routines[name]] = Routine(name, tuple(code.code), tuple(code.spans), eff.params)
+
+    def _compile_components(self) -> tuple[
+        dict[str, ComponentDef],
+        dict[str, list[AbilitySpec]],
+        dict[str, list[TriggerSpec]],
+        dict[str, list[ModifierSpec]],
+        dict[str, list[GrantSpec]],
+    ]:
+        kinds_spec = self.m.get("kinds") or {}
+        for kname, spec in kinds_spec.items():
+            spec = spec or {}
+            active_if = self._manifest_expr(spec.get("active_if"), ("kinds", kname, "active_if"), Scope({"you", "this"}, True))
+            active_in = frozenset(spec.get("active_in") or ())
+            self.kinds[kname] = KindSpec(
+                name=kname,
+                active_in=active_in,
+                abilities_in=frozenset(spec.get("abilities_in") or active_in),
+                active_if=active_if,
+                counters=tuple(spec.get("counters") or ()),
+                sides=tuple(spec.get("sides") or ()),
+            )
+            for z in active_in | frozenset(spec.get("abilities_in") or ()):
+                if z not in self.zones and z != "map":
+                    self._unknown(z, self.mspan("kinds", kname, "active_in"), self.zones, "zone")
+        defs: dict[str, ComponentDef] = {}
+        abilities: dict[str, list[AbilitySpec]] = {}
+        triggers: dict[str, list[TriggerSpec]] = {}
+        modifiers: dict[str, list[ModifierSpec]] = {}
+        grants: dict[str, list[GrantSpec]] = {}
+        for cid, comp in self.comps.items():
+            scope = Scope({"you", "this"}, True)
+            attrs: dict[str, Any] = {}
+            dynamic: dict[str, ExprFn] = {}
+            effects: dict[str, int] = {}
+            side_attrs: dict[str, dict[str, Any]] = {}
+            texts: dict[str, str] = {}
+            copies = 1
+            declared = self.kind_attrs.get(comp.kind, {})
+            ability_list: list[AbilitySpec] = []
+
+            def members(ms: tuple[ast.Member, ...], side: str | None, target: dict[str, Any], cid: str = cid, comp: ast.Component = comp) -> None:
+                nonlocal copies, texts
+                for mem in ms:
+                    if isinstance(mem, ast.Attribute):
+                        typ = declared.get(mem.name)
+                        if mem.name == "copies":
+                            e = mem.expr
+                            if isinstance(e, ast.Const) and isinstance(e.value, int):
+                                copies = e.value
+                            else:
+                                self.error("RC209", "copies must be a whole number", mem.span)
+                            continue
+                        if mem.name == "text":
+                            e = mem.expr
+                            if isinstance(e, ast.TextLit):
+                                if side is None:
+                                    texts = e.text.as_dict()
+                                target["text"] = e.text.as_dict()
+                            continue
+                        if typ is None and mem.name not in ("traits", "name"):
+                            self.warn("RC210", f"{comp.kind} has no attribute {mem.name!r} declared", mem.span, (f"did you mean {g!r}?" if (g := did_you_mean(mem.name, list(declared))) else f"declare it under kinds: {comp.kind}: attributes: in ruleset.yaml"))
+                        if typ == "effect":
+                            effects[mem.name if side is None else f"{side}:{mem.name}"] = self.routine(f"{cid}.{mem.name}", mem.body, scope)
+                            continue
+                        e = mem.expr
+                        if e is None:
+                            self.error("RC209", f"{mem.name!r} holds a value, not effects", mem.span, f"declare it as 'effect' in kinds: {comp.kind}: attributes:" if typ is None else None)
+                            continue
+                        const = _constant(e)
+                        if const is not _MISSING:
+                            target[mem.name] = const
+                            self._check_type(typ, const, mem.span, mem.name)
+                        elif isinstance(e, ast.Name) and e.name in self.symbols and e.name not in self.zones and e.name not in self.resources and e.name not in self.defines:
+                            target[mem.name] = e.name
+                        elif isinstance(e, ast.ListExpr) and all(isinstance(x, ast.Name) for x in e.items):
+                            target[mem.name] = [x.name for x in e.items if isinstance(x, ast.Name)]
+                        elif isinstance(e, ast.Qty | ast.Binary) and _is_qty(e):
+                            fn = self.expr(e, scope)
+                            target[mem.name] = _qty_const(e)
+                            if target[mem.name] is None:
+                                dynamic[mem.name] = fn
+                        else:
+                            dynamic[mem.name] = self.expr(e, scope)
+                    elif isinstance(mem, ast.Ability):
+                        idx = len(ability_list)
+                        ability_list.append(
+                            AbilitySpec(
+                                owner=cid,
+                                index=idx,
+                                label=mem.label.as_dict() if mem.label else {"": "Ability"},
+                                cost=tuple(self.qty_parts(mem.cost, scope)) if mem.cost else (),
+                                limit=mem.limit,
+                                condition=self.expr(mem.condition, scope) if mem.condition else None,
+                                routine=self.routine(f"{cid}.ability{idx}", mem.body, scope),
+                                side=side,
+                            )
+                        )
+                        for unit, _ in ability_list[-1].cost:
+                            self._check_unit(unit, mem.span)
+                    elif isinstance(mem, ast.Trigger):
+                        triggers.setdefault(mem.event, []).append(self.trigger(mem, cid, side, comp.label))
+                    elif isinstance(mem, ast.Modifier):
+                        modifiers.setdefault(mem.prop, []).append(
+                            ModifierSpec(cid, mem.prop, self.expr(mem.targets, scope), self.expr(mem.amount, scope), self.expr(mem.condition, scope) if mem.condition else None, side)
+                        )
+                    elif isinstance(mem, ast.Grant):
+                        grants.setdefault(mem.flag, []).append(
+                            GrantSpec(cid, mem.flag, self.expr(mem.targets, scope), self.expr(mem.condition, scope) if mem.condition else None, side)
+                        )
+                    elif isinstance(mem, ast.Side):
+                        kind = kinds_spec.get(comp.kind) or {}
+                        if mem.name not in (kind.get("sides") or ()):
+                            self.error("RC211", f"{comp.kind} has no side {mem.name!r}", mem.span, f"declare sides: [{', '.join([*(kind.get('sides') or ['front']), mem.name])}] for {comp.kind}")
+                        sub: dict[str, Any] = {}
+                        members(mem.members, mem.name, sub)
+                        if mem.label is not None:
+                            sub["name"] = mem.label.as_dict()
+                        side_attrs[mem.name] = sub
+                    elif isinstance(mem, ast.Choice):
+                        self.error("RC212", "choices belong to story entries", mem.span, "use 'choose:' with options inside an effect")
+
+            members(comp.members, None, attrs)
+            for aname, typ in declared.items():
+                if aname not in attrs and aname not in dynamic and aname not in effects and typ.endswith("!"):
+                    self.error("RC213", f"{comp.kind} {cid!r} needs the attribute {aname!r}", comp.span)
+            if ability_list:
+                abilities[cid] = ability_list
+            defs[cid] = ComponentDef(
+                id=cid,
+                kind=comp.kind,
+                name=comp.label.as_dict() if comp.label else {"": cid},
+                attributes=attrs,
+                dynamic=dynamic,
+                effects=effects,
+                side_attributes=side_attrs,
+                copies=copies,
+                text=texts,
+                span=comp.span,
+            )
+        self.defs = defs
+        return defs, abilities, triggers, modifiers, grants
+
+    def _check_type(self, typ: str | None, value: Any, span: Span, name: str) -> None:
+        if typ is None:
+            return
+        typ = typ.rstrip("!")
+        ok = True
+        if typ == "number":
+            ok = isinstance(value, int) and not isinstance(value, bool)
+        elif typ == "text":
+            ok = isinstance(value, dict)
+        elif typ == "bool":
+            ok = isinstance(value, bool)
+        elif typ == "list":
+            ok = isinstance(value, list)
+        if not ok:
+            self.error("RC209", f"{name!r} must be a {typ}, not {_describe(value)}", span)
+
+    def trigger(self, mem: ast.Trigger, owner: str | None, side: str | None, label: ast.Text | None) -> TriggerSpec:
+        self.events_listened.append((mem.event, mem.span))
+        scope = Scope(set(mem.params) | {"you", "this"}, True)
+        routine_code = _Code(f"{owner or 'rule'}.{mem.timing}.{mem.event}")
+        if mem.optional:
+            skip = [0]
+            routine_code.add(_optional(skip), mem.span)
+            self.block(mem.body, routine_code, scope)
+            skip[0] = routine_code.here
+        else:
+            self.block(mem.body, routine_code, scope)
+        return TriggerSpec(
+            owner=owner,
+            timing=mem.timing,
+            event=mem.event,
+            params=mem.params,
+            condition=self.expr(mem.condition, scope) if mem.condition else None,
+            optional=mem.optional,
+            routine=self.finish(routine_code),
+            label=label.as_dict() if label else {"": mem.event},
+            side=side,
+        )
+
+    def _compile_actions(self) -> dict[str, ActionSpec]:
+        out: dict[str, ActionSpec] = {}
+        for name, a in self.actions_ast.items():
+            scope = Scope({"you"})
+            coll = None
+            if a.for_var is not None and a.for_collection is not None:
+                coll = self.expr(a.for_collection, scope)
+                scope = scope.child(a.for_var)
+            cost = tuple(self.qty_parts(a.cost, scope)) if a.cost else ()
+            for unit, _ in cost:
+                self._check_unit(unit, a.span)
+            out[name] = ActionSpec(
+                name=name,
+                label=a.label.as_dict() if a.label else {"": name},
+                for_var=a.for_var,
+                for_collection=coll,
+                cost=cost,
+                limit=a.limit,
+                condition=self.expr(a.condition, scope) if a.condition else None,
+                routine=self.routine(f"action.{name}", a.body, scope),
+            )
+        return out
+
+    def _compile_entries(self) -> dict[int, EntryDef]:
+        out: dict[int, EntryDef] = {}
+        for number, entry in self.entries.items():
+            scope = Scope({"you", "this"}, True, True)
+            code = _Code(f"entry.{number}")
+            text: dict[str, str] = {}
+            choices: list[ast.Choice] = []
+            chooser: ast.Expr | None = None
+            for mem in entry.members:
+                if isinstance(mem, ast.Attribute):
+                    if mem.name == "text" and isinstance(mem.expr, ast.TextLit):
+                        text = mem.expr.text.as_dict()
+                    elif mem.name == "do":
+                        continue
+                    elif mem.name == "chooser":
+                        chooser = mem.expr
+                    else:
+                        self.warn("RC210", f"entries have no attribute {mem.name!r}", mem.span, "entries take text:, do: and choice")
+                elif isinstance(mem, ast.Choice):
+                    choices.append(mem)
+                else:
+                    self.error("RC212", "entries hold text:, do: and choice", mem.span)
+            title = entry.label.as_dict() if entry.label else {"": f"Entry {number}"}
+            code.add(_enter_entry(number, title, text), entry.span)
+            for mem in entry.members:
+                if isinstance(mem, ast.Attribute) and mem.name == "do":
+                    self.block(mem.body, code, scope)
+            if choices:
+                self.options(chooser, None, [(c.label, c.condition, c.body, c.span) for c in choices], code, scope, entry.span)
+            out[number] = EntryDef(number, title, text, self.finish(code), entry.span)
+        return out
+
+    def _compile_rules(self) -> tuple[list[TriggerSpec], list[ModifierSpec], list[GrantSpec]]:
+        trig: list[TriggerSpec] = []
+        mods: list[ModifierSpec] = []
+        grants: list[GrantSpec] = []
+        for name, rule in self.rules.items():
+            scope = Scope({"you", "this"}, True)
+            for mem in rule.members:
+                if isinstance(mem, ast.Trigger):
+                    trig.append(self.trigger(mem, None, None, rule.label or ast.Text(name)))
+                elif isinstance(mem, ast.Modifier):
+                    mods.append(ModifierSpec(None, mem.prop, self.expr(mem.targets, scope), self.expr(mem.amount, scope), self.expr(mem.condition, scope) if mem.condition else None, None))
+                elif isinstance(mem, ast.Grant):
+                    grants.append(GrantSpec(None, mem.flag, self.expr(mem.targets, scope), self.expr(mem.condition, scope) if mem.condition else None, None))
+                else:
+                    self.error("RC212", "rules hold triggers, modifiers and grants", mem.span)
+        return trig, mods, grants
+
+    # ------------------------------------------------------------------ flow
+    def _compile_flow(self) -> tuple[int, dict[str, Any], tuple[PhaseSpec, ...]]:
+        flow = self.m.get("flow") or {}
+        scope = Scope({"you"})
+        phases: list[PhaseSpec] = []
+        bodies: list[int | None] = []
+        for i, ph in enumerate(flow.get("phases") or ()):
+            body = self._manifest_block(ph.get("do"), ("flow", "phases", i, "do"), f"phase.{ph.get('name')}", scope)
+            acts = tuple(ph.get("actions") or ())
+            for a in acts:
+                if a != "abilities" and a not in self.actions_ast:
+                    self._unknown(a, self.mspan("flow", "phases", i, "actions"), list(self.actions_ast) + ["abilities"], "action")
+                self.used_names.add(a)
+            phases.append(
+                PhaseSpec(
+                    name=str(ph.get("name", f"phase{i}")),
+                    label=_text(ph.get("label"), str(ph.get("name", ""))),
+                    body=body,
+                    actions=acts,
+                    max_actions=ph.get("max"),
+                    distinct=bool(ph.get("distinct", False)),
+                    mandatory=bool(ph.get("mandatory", False)),
+                    pass_label=_text(ph.get("pass_label"), "End turn"),
+                )
+            )
+            bodies.append(body)
+        setup = self._manifest_block(self.m.get("setup"), ("setup",), "setup", scope)
+        round_start = self._manifest_block(flow.get("round_start"), ("flow", "round_start"), "round_start", scope)
+        round_end = self._manifest_block(flow.get("round_end"), ("flow", "round_end"), "round_end", scope)
+        start_player = flow.get("start_player", "first")
+        start_fn: ExprFn | None = None
+        if start_player not in ("first", "random"):
+            start_fn = self._manifest_expr(start_player, ("flow", "start_player"), scope)
+        order = str(flow.get("order", "clockwise"))
+        if order not in TURN_ORDERS:
+            self._unknown(order, self.mspan("flow", "order"), TURN_ORDERS, "turn order")
+            order = "clockwise"
+        code = _Code("main")
+        labels: dict[str, Any] = {}
+        code.add(_choose_start(start_player, start_fn), Span(self.mfile, 1, 1))
+        if setup is not None:
+            code.add(_call_routine(setup), self.mspan("setup"))
+        labels["round"] = code.here
+        code.add(_round_start(round_start), self.mspan("flow"))
+        labels["turn"] = code.here
+        code.add(_turn_start, self.mspan("flow"))
+        phase_starts: list[int] = []
+        for i, ph in enumerate(phases):
+            phase_starts.append(code.here)
+            code.add(_phase_start(i, ph.body), self.mspan("flow", "phases", i))
+            if ph.actions:
+                code.add(_menu(i), self.mspan("flow", "phases", i, "actions"))
+        labels["turn_end"] = code.here
+        code.add(_turn_end(order, labels), self.mspan("flow"))
+        labels["round_end"] = code.here
+        code.add(_round_end(round_end, bool(flow.get("rotate_start", False)), labels), self.mspan("flow"))
+        labels["phase_starts"] = phase_starts
+        main = self.finish(code)
+        return main, labels, tuple(phases)
+
+    def _compile_end(self) -> tuple[EndSpec, ...]:
+        out: list[EndSpec] = []
+        for i, spec in enumerate(self.m.get("end") or ()):
+            cond = self._manifest_expr(spec.get("if"), ("end", i, "if"), Scope({"you"}))
+            if cond is None:
+                continue
+            outcome = "draw"
+            who: ExprFn | None = None
+            if "winner" in spec:
+                if spec["winner"] == "all":
+                    outcome = "all_win"
+                else:
+                    outcome = "winner"
+                    who = self._manifest_expr(spec["winner"], ("end", i, "winner"), Scope({"you"}))
+            elif "loser" in spec:
+                if spec["loser"] == "all":
+                    outcome = "all_lose"
+                else:
+                    outcome = "loser"
+                    who = self._manifest_expr(spec["loser"], ("end", i, "loser"), Scope({"you"}))
+            out.append(EndSpec(cond, outcome, who, _text(spec.get("reason"), "The game is over."), bool(spec.get("per_seat", True))))
+        return tuple(out)
+
+    def _placements(self) -> tuple[Placement, ...]:
+        out: list[Placement] = []
+        placed: set[str] = set()
+        zone_counts: dict[str, int] = {}
+        for i, spec in enumerate(self.m.get("components") or ()):
+            zone = str(spec.get("zone"))
+            if zone not in self.zones:
+                self._unknown(zone, self.mspan("components", i, "zone"), self.zones, "zone")
+                continue
+            per_player = self.zones[zone].per_player
+            ids: list[str] = []
+            if "kind" in spec:
+                kinds = spec["kind"] if isinstance(spec["kind"], list) else [spec["kind"]]
+                for k in kinds:
+                    if k not in self.kind_attrs:
+                        self._unknown(k, self.mspan("components", i, "kind"), self.kind_attrs, "kind")
+                ids = [c for c, d in self.comps.items() if d.kind in kinds]
+            if "ids" in spec:
+                for c in spec["ids"]:
+                    if c not in self.comps:
+                        self._unknown(c, self.mspan("components", i, "ids"), self.comps, "component")
+                    else:
+                        ids.append(c)
+            for c in ids:
+                if c in placed:
+                    self.error("RC214", f"component {c!r} is placed twice", self.mspan("components", i))
+                    continue
+                placed.add(c)
+                copies = int(spec.get("copies", self.defs[c].copies if c in self.defs else 1))
+                out.append(Placement(c, copies, zone, per_player))
+                zone_counts[zone] = zone_counts.get(zone, 0) + copies
+        for name, z in self.zones.items():
+            if z.size is not None and zone_counts.get(name, 0) != z.size:
+                self.error(
+                    "RC215",
+                    f"zone {name!r} should start with {z.size} components but gets {zone_counts.get(name, 0)}",
+                    self.mspan("zones", name, "size"),
+                    "change the copies of its components, or its size",
+                )
+        for cid, comp in self.comps.items():
+            if cid not in placed:
+                self.warn("RC216", f"component {cid!r} is never placed in a zone, so it never takes part", comp.span, "list it (or its kind) under components: in ruleset.yaml")
+        return tuple(out)
+
+    def _post_checks(self) -> None:
+        for number, span, _ in self.goto_targets:
+            if number not in self.entries:
+                self._unknown(str(number), span, [str(n) for n in self.entries], "entry")
+        for flag, span in self.flags_tested:
+            if flag not in self.flags_set and flag not in self.kind_attrs:
+                self.warn("RC217", f"the flag {flag!r} is tested but never set", span, "set it with 'set flag NAME', a grant or traits, or remove the test")
+        builtin_events = {"turn_start", "turn_end", "round_start", "round_end", "phase_start", "phase_end", "gained", "lost", "spent", "suffered", "healed", "dealt", "moved", "discarded", "drew", "rolled", "flipped", "entered", "reshuffled", "tested"}
+        for event, span in self.events_listened:
+            if event not in builtin_events and event not in self.events_emitted:
+                self.warn("RC218", f"nothing ever emits the event {event!r}", span, f"emit it with 'emit {event}(...)', or listen to a built-in event")
+        for name, eff in self.effects.items():
+            if name not in self.used_names:
+                self.warn("RC219", f"effect {name!r} is never used", eff.span)
+        for name, d in self.defines.items():
+            if name not in self.used_names:
+                self.warn("RC219", f"definition {name!r} is never used", d.span)
+        for name, a in self.actions_ast.items():
+            if name not in self.used_names:
+                self.warn("RC219", f"action {name!r} is in no phase's actions", a.span, "list it under flow: phases: actions:")
+
+
+TURN_ORDERS = ("clockwise", "counterclockwise")
+
+
+# ---------------------------------------------------------------------------- helpers
+class _Missing:
+    pass
+
+
+_MISSING: Any = _Missing()
+
+
+def _num(v: Any) -> int:
+    if v is None:
+        return 0
+    if isinstance(v, bool):
+        return int(v)
+    return v  # type: ignore[no-any-return]
+
+
+def _describe(value: Any) -> str:
+    if isinstance(value, bool):
+        return "yes/no"
+    if isinstance(value, int):
+        return "a number"
+    if isinstance(value, dict):
+        return "a text"
+    if isinstance(value, list):
+        return "a list"
+    return repr(value)
+
+
+def _constant(e: ast.Expr) -> Any:
+    if isinstance(e, ast.Const):
+        return e.value
+    if isinstance(e, ast.TextLit):
+        return e.text.as_dict()
+    if isinstance(e, ast.Unary) and e.op == "-" and isinstance(e.operand, ast.Const) and isinstance(e.operand.value, int):
+        return -e.operand.value
+    return _MISSING
+
+
+def _is_qty(e: ast.Expr) -> bool:
+    if isinstance(e, ast.Qty):
+        return True
+    return isinstance(e, ast.Binary) and e.op == "+" and _is_qty(e.left) and _is_qty(e.right)
+
+
+def _qty_const(e: ast.Expr) -> dict[str, int] | None:
+    if isinstance(e, ast.Qty):
+        if isinstance(e.amount, ast.Const) and isinstance(e.amount.value, int):
+            return {e.unit: e.amount.value}
+        return None
+    if isinstance(e, ast.Binary):
+        a, b = _qty_const(e.left), _qty_const(e.right)
+        if a is None or b is None:
+            return None
+        out = dict(a)
+        for k, v in b.items():
+            out[k] = out.get(k, 0) + v
+        return out
+    return None
+
+
+def _opponents(ctx: E.Ctx) -> list[str]:
+    you = ctx.loc.get("you")
+    seat = E.seat_of(you) if you is not None else ctx.st["active"]
+    n = ctx.st["players"]
+    return [E.player((seat + i) % n) for i in range(1, n)]
+
+
+# The instruction closures live in a module of their own.
+from rulecraft.interpreter.instructions import (  # noqa: E402
+    _call_effect,
+    _call_routine,
+    _choose,
+    _choose_start,
+    _countdown,
+    _draw,
+    _emit,
+    _end,
+    _enter_entry,
+    _exhaust,
+    _flag,
+    _flip,
+    _for_init,
+    _for_next,
+    _game_over,
+    _goto,
+    _jump,
+    _jump_unless,
+    _menu,
+    _move,
+    _optional,
+    _options,
+    _phase_start,
+    _prevent,
+    _resource,
+    _return,
+    _reveal,
+    _roll,
+    _round_end,
+    _round_start,
+    _run_attribute,
+    _say,
+    _set_field,
+    _set_local,
+    _set_resource,
+    _shuffle,
+    _test,
+    _turn_end,
+    _turn_start,
+)

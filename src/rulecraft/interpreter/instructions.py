@@ -1,0 +1,942 @@
+"""The instructions the compiler emits: small closures ``instr(ctx) -> None``.
+
+Each instruction works on ``ctx.st`` (the state) and ``ctx.loc`` (its frame's locals).
+The run loop has already moved the frame's ``pc`` past the instruction; jumps overwrite
+it.  An instruction that needs a decision calls :func:`engine.ask` and puts ``pc`` back
+on itself: when the answer arrives it runs again and finds it in ``ctx.loc``.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+from rulecraft.interpreter import engine as E
+from rulecraft.interpreter.engine import Ctx, RuleError
+from rulecraft.interpreter.program import ExprFn, Instr
+
+if TYPE_CHECKING:
+    from rulecraft.interpreter.compiler import Compiler
+
+
+def _stay(ctx: Ctx) -> None:
+    """Re-run the current instruction when execution resumes."""
+    ctx.frame[1] -= 1
+
+
+def _label(ctx: Ctx, text: dict[str, str]) -> str:
+    return E.text_of(ctx, text)
+
+
+# ---------------------------------------------------------------------------- control
+def _jump(target: list[int]) -> Instr:
+    def jump(ctx: Ctx) -> None:
+        ctx.frame[1] = target[0]
+
+    return jump
+
+
+def _jump_unless(cond: ExprFn, target: list[int]) -> Instr:
+    def jump_unless(ctx: Ctx) -> None:
+        if not cond(ctx):
+            ctx.frame[1] = target[0]
+
+    return jump_unless
+
+
+def _set_local(name: str, value: ExprFn) -> Instr:
+    def set_local(ctx: Ctx) -> None:
+        ctx.loc[name] = value(ctx)
+
+    return set_local
+
+
+def _for_init(coll: ExprFn, items: str, idx: str) -> Instr:
+    def for_init(ctx: Ctx) -> None:
+        ctx.loc[items] = list(E.as_list(ctx, coll(ctx)))
+        ctx.loc[idx] = 0
+
+    return for_init
+
+
+def _for_next(items: str, idx: str, var: str, exit_target: list[int]) -> Instr:
+    def for_next(ctx: Ctx) -> None:
+        loc = ctx.loc
+        i = loc[idx]
+        seq = loc[items]
+        if i >= len(seq):
+            del loc[items], loc[idx]
+            ctx.frame[1] = exit_target[0]
+            return
+        loc[var] = seq[i]
+        loc[idx] = i + 1
+
+    return for_next
+
+
+def _countdown(counter: str, exit_target: list[int]) -> Instr:
+    def countdown(ctx: Ctx) -> None:
+        n = int(ctx.loc.get(counter, 0))
+        if n <= 0:
+            ctx.frame[1] = exit_target[0]
+            return
+        ctx.loc[counter] = n - 1
+
+    return countdown
+
+
+def _call_routine(routine: int) -> Instr:
+    def call(ctx: Ctx) -> None:
+        E.push(ctx, routine, {"you": ctx.loc.get("you"), "this": ctx.loc.get("this")})
+
+    return call
+
+
+def _call_effect(comp: Compiler, name: str, args: list[ExprFn], params: tuple[str, ...]) -> Instr:
+    def call_effect(ctx: Ctx) -> None:
+        local = {"you": ctx.loc.get("you"), "this": ctx.loc.get("this")}
+        for p, a in zip(params, args, strict=True):
+            local[p] = a(ctx)
+        E.push(ctx, ctx.prog.named_effects[name], local)
+
+    return call_effect
+
+
+def _run_attribute(obj: ExprFn, field: str) -> Instr:
+    def run_attribute(ctx: Ctx) -> None:
+        cid = obj(ctx)
+        if not E.is_comp(cid):
+            return
+        comp = ctx.st["comps"][cid]
+        d = ctx.prog.defs[comp["d"]]
+        side = comp.get("s")
+        routine = d.effects.get(f"{side}:{field}") if side else None
+        if routine is None:
+            routine = d.effects.get(field)
+        if routine is None:
+            return  # the component has no such effect: nothing happens
+        E.push(ctx, routine, {"you": ctx.loc.get("you"), "this": cid})
+
+    return run_attribute
+
+
+def _return(ctx: Ctx) -> None:
+    """Leave the current story entry (or, outside entries, the current effect)."""
+    stack = ctx.st["stack"]
+    for i in range(len(stack) - 1, 0, -1):
+        if "_entry" in stack[i][2]:
+            del stack[i:]
+            return
+    if len(stack) > 1:
+        stack.pop()
+
+
+def _goto(target: ExprFn) -> Instr:
+    def goto(ctx: Ctx) -> None:
+        number = target(ctx)
+        entry = ctx.prog.entries.get(number)
+        if entry is None:
+            raise RuleError(f"there is no entry {number}")
+        stack = ctx.st["stack"]
+        you = ctx.loc.get("you")
+        for i in range(len(stack) - 1, 0, -1):
+            if "_entry" in stack[i][2]:
+                del stack[i:]
+                break
+        E.push(ctx, entry.routine, {"you": you, "this": None, "_entry": number})
+
+    return goto
+
+
+def _enter_entry(number: int, title: dict[str, str], text: dict[str, str]) -> Instr:
+    def enter(ctx: Ctx) -> None:
+        ctx.loc["_entry"] = number
+        visited = ctx.st["mem"].setdefault("visited", [])
+        if number not in visited:
+            visited.append(number)
+        body = E.text_of(ctx, text)
+        ctx.say(f"[{number}] {E.text_of(ctx, title)}" + (f": {body}" if body else ""))
+        E.emit(ctx, "entered", [number])
+
+    return enter
+
+
+def _end(what: str) -> Instr:
+    def end(ctx: Ctx) -> None:
+        st = ctx.st
+        flow = ctx.prog.flow
+        if what == "activation":
+            _return(ctx)
+            return
+        if what == "game":
+            E.check_end(ctx)
+            E.finish(ctx, [], True, "The game was ended.")
+            return
+        del st["stack"][1:]
+        main = st["stack"][0]
+        if what == "turn":
+            main[1] = flow["turn_end"]
+        elif what == "round":
+            main[2]["_left"] = 0
+            main[1] = flow["turn_end"]
+        elif what == "phase":
+            starts = flow["phase_starts"]
+            nxt = st["phase"] + 1
+            main[1] = starts[nxt] if nxt < len(starts) else flow["turn_end"]
+
+    return end
+
+
+# ---------------------------------------------------------------------------- flow
+def _choose_start(mode: Any, fn: ExprFn | None) -> Instr:
+    def choose_start(ctx: Ctx) -> None:
+        st = ctx.st
+        if fn is not None:
+            start = E.seat_of(fn(ctx))
+        elif mode == "random":
+            start = E.random_below(ctx, st["players"])
+        else:
+            start = 0
+        st["start"] = st["active"] = start
+        ctx.loc["you"] = E.player(start)
+        ctx.say(f"Player {start + 1} starts.")
+
+    return choose_start
+
+
+def _round_start(body: int | None) -> Instr:
+    def round_start(ctx: Ctx) -> None:
+        st = ctx.st
+        st["round"] += 1
+        st["active"] = st["start"]
+        ctx.loc["you"] = E.player(st["start"])
+        ctx.loc["_left"] = st["players"]
+        _clear_used(st, "round|")
+        if body is not None:
+            E.push(ctx, body, {"you": E.player(st["start"]), "this": None})
+        E.emit(ctx, "round_start", [st["round"]])
+
+    return round_start
+
+
+def _clear_used(st: dict[str, Any], prefix: str) -> None:
+    used = st["used"]
+    for k in [k for k in used if k.startswith(prefix)]:
+        del used[k]
+
+
+def _turn_start(ctx: Ctx) -> None:
+    st = ctx.st
+    st["turn"] += 1
+    st["phase"] = -1
+    you = E.player(st["active"])
+    ctx.loc["you"] = you
+    _clear_used(st, "turn|")
+    for comp in st["comps"].values():
+        if comp.get("x") and comp["o"] == st["active"] and False:
+            comp["x"] = False
+    E.emit(ctx, "turn_start", [you])
+
+
+def _phase_start(index: int, body: int | None) -> Instr:
+    def phase_start(ctx: Ctx) -> None:
+        st = ctx.st
+        st["phase"] = index
+        _clear_used(st, "phase|")
+        you = E.player(st["active"])
+        if body is not None:
+            E.push(ctx, body, {"you": you, "this": None})
+        E.emit(ctx, "phase_start", [ctx.prog.phases[index].name])
+
+    return phase_start
+
+
+def _turn_end(order: str, labels: dict[str, Any]) -> Instr:
+    def turn_end(ctx: Ctx) -> None:
+        st = ctx.st
+        loc = ctx.loc
+        if not loc.get("_ended"):
+            loc["_ended"] = True
+            E.emit(ctx, "turn_end", [E.player(st["active"])])
+            _stay(ctx)
+            return
+        del loc["_ended"]
+        loc["_left"] = loc.get("_left", st["players"]) - 1
+        step = 1 if order == "clockwise" else -1
+        if loc["_left"] > 0:
+            st["active"] = (st["active"] + step) % st["players"]
+            ctx.frame[1] = labels["turn"]
+        # else: fall through to the round's end
+
+    return turn_end
+
+
+def _round_end(body: int | None, rotate: bool, labels: dict[str, Any]) -> Instr:
+    def round_end(ctx: Ctx) -> None:
+        st = ctx.st
+        loc = ctx.loc
+        if not loc.get("_ended"):
+            loc["_ended"] = True
+            if body is not None:
+                E.push(ctx, body, {"you": E.player(st["start"]), "this": None})
+            E.emit(ctx, "round_end", [st["round"]])
+            _stay(ctx)
+            return
+        del loc["_ended"]
+        if rotate:
+            st["start"] = (st["start"] + 1) % st["players"]
+        ctx.frame[1] = labels["round"]
+
+    return round_end
+
+
+def _can_pay(ctx: Ctx, cost: tuple[tuple[str, ExprFn], ...], seat: int) -> bool:
+    res = ctx.st["res"][seat]
+    gvars = ctx.st["gvars"]
+    for unit, fn in cost:
+        spec = ctx.prog.resources.get(unit)
+        have = res.get(unit, 0) if spec is None or spec.per_player else gvars.get(unit, 0)
+        if have < int(fn(ctx)):
+            return False
+    return True
+
+
+def _pay(ctx: Ctx, cost: tuple[tuple[str, ExprFn], ...], seat: int) -> None:
+    for unit, fn in cost:
+        spec = ctx.prog.resources.get(unit)
+        owner = None if spec is not None and not spec.per_player else E.player(seat)
+        E.res_set(ctx, owner, unit, E.res_get(ctx, owner, unit) - int(fn(ctx)))
+
+
+def _limit_key(limit: str | None, what: str) -> str | None:
+    if limit is None:
+        return None
+    return f"{limit}|{what}"
+
+
+def menu_options(ctx: Ctx, index: int) -> list[list[Any]]:
+    """The legal options of phase ``index``'s action menu for the active player."""
+    st = ctx.st
+    prog = ctx.prog
+    phase = prog.phases[index]
+    seat = st["active"]
+    you = E.player(seat)
+    used = st["used"]
+    done = int(used.get("phase|count", 0))
+    options: list[list[Any]] = []
+    if phase.max_actions is not None and done >= phase.max_actions:
+        return options
+    saved = ctx.loc
+    try:
+        for name in phase.actions:
+            if name == "abilities":
+                options.extend(_ability_options(ctx, seat))
+                continue
+            if phase.distinct and used.get(f"phase|did:{name}"):
+                continue
+            act = prog.actions[name]
+            key = _limit_key(act.limit, f"act:{name}")
+            if key is not None and used.get(key):
+                continue
+            label = E.text_of(ctx, act.label)
+            if act.for_collection is None:
+                ctx.loc = {"you": you, "this": None}
+                if act.condition is not None and not act.condition(ctx):
+                    continue
+                if not _can_pay(ctx, act.cost, seat):
+                    continue
+                options.append([f"act:{name}", label, ["act", name, None]])
+                continue
+            ctx.loc = {"you": you, "this": None}
+            for value in E.as_list(ctx, act.for_collection(ctx)):
+                ctx.loc = {"you": you, "this": None, act.for_var or "it": value}
+                if act.condition is not None and not act.condition(ctx):
+                    continue
+                if not _can_pay(ctx, act.cost, seat):
+                    continue
+                vid = _value_id(ctx, value, seat)
+                options.append([f"act:{name}:{vid}", f"{label}: {_value_label(ctx, value, seat)}", ["act", name, value]])
+    finally:
+        ctx.loc = saved
+    return options
+
+
+def _ability_options(ctx: Ctx, seat: int) -> list[list[Any]]:
+    st = ctx.st
+    prog = ctx.prog
+    out: list[list[Any]] = []
+    used = st["used"]
+    you = E.player(seat)
+    for key, pile in st["zones"].items():
+        if key.startswith("z:"):
+            if E.zone_owner(key) not in (seat, None):
+                continue
+            where = E.zone_name(key)
+        else:
+            where = "map"
+        for cid in pile:
+            comp = st["comps"][cid]
+            abilities = prog.abilities.get(comp["d"])
+            if not abilities:
+                continue
+            kind = prog.kinds.get(prog.defs[comp["d"]].kind)
+            if kind is None or where not in kind.abilities_in or comp.get("down"):
+                continue
+            if E.controller(ctx, cid) != seat:
+                continue
+            if kind.active_if is not None and not E.is_active(ctx, cid):
+                continue
+            side = comp.get("s")
+            for ab in abilities:
+                if ab.side is not None and ab.side != side:
+                    continue
+                lkey = _limit_key(ab.limit, f"ab:{cid}:{ab.index}")
+                if lkey is not None and used.get(lkey):
+                    continue
+                ctx.loc = {"you": you, "this": cid}
+                if ab.condition is not None and not ab.condition(ctx):
+                    continue
+                if not _can_pay(ctx, ab.cost, seat):
+                    continue
+                label = f"{E.text_of(ctx, ab.label)} ({E.text_of(ctx, prog.defs[comp['d']].name)})"
+                out.append([f"ab:{cid}:{ab.index}", label, ["ab", cid, ab.index]])
+    return out
+
+
+def _menu(index: int) -> Instr:
+    def menu(ctx: Ctx) -> None:
+        st = ctx.st
+        prog = ctx.prog
+        phase = prog.phases[index]
+        seat = st["active"]
+        you = E.player(seat)
+        got, ans = E.take_answer(ctx)
+        if got:
+            if ans[0] == "pass":
+                ctx.say(f"Player {seat + 1}: {E.text_of(ctx, phase.pass_label)}")
+                return
+            used = st["used"]
+            used["phase|count"] = int(used.get("phase|count", 0)) + 1
+            _stay(ctx)  # come back to the menu after the action
+            if ans[0] == "act":
+                act = prog.actions[ans[1]]
+                local: dict[str, Any] = {"you": you, "this": None}
+                if act.for_var is not None:
+                    local[act.for_var] = ans[2]
+                saved = ctx.loc
+                ctx.loc = local
+                _pay(ctx, act.cost, seat)
+                ctx.loc = saved
+                used[f"phase|did:{act.name}"] = 1
+                key = _limit_key(act.limit, f"act:{act.name}")
+                if key:
+                    used[key] = int(used.get(key, 0)) + 1
+                label = E.text_of(ctx, act.label)
+                if act.for_var is not None:
+                    label += f": {_value_label(ctx, ans[2], None)}"
+                ctx.say(f"Player {seat + 1}: {label}")
+                E.push(ctx, act.routine, local)
+            else:
+                cid, i = ans[1], ans[2]
+                ab = prog.abilities[st["comps"][cid]["d"]][i]
+                local = {"you": you, "this": cid}
+                saved = ctx.loc
+                ctx.loc = local
+                _pay(ctx, ab.cost, seat)
+                ctx.loc = saved
+                used[f"turn|ab:{cid}:{i}"] = 1
+                used[f"phase|did:abilities"] = 1
+                key = _limit_key(ab.limit, f"ab:{cid}:{i}")
+                if key:
+                    used[key] = int(used.get(key, 0)) + 1
+                ctx.say(f"Player {seat + 1} uses {E.text_of(ctx, ab.label)} of {E.text_of(ctx, cid)}")
+                E.push(ctx, ab.routine, local)
+            return
+        options = menu_options(ctx, index)
+        if not phase.mandatory:
+            options.append(["pass", E.text_of(ctx, phase.pass_label), ["pass"]])
+        if not options or (len(options) == 1 and options[0][0] == "pass" and phase.max_actions is None and False):
+            return  # nothing to do: the phase ends
+        E.ask(ctx, seat, E.text_of(ctx, phase.label) or "Your action", options, "action")
+        _stay(ctx)
+
+    return menu
+
+
+# ---------------------------------------------------------------------------- choices
+def _value_id(ctx: Ctx, value: Any, seat: int | None) -> str:
+    if E.is_comp(value) and seat is not None and not E.visible_to(ctx, value, seat):
+        comp = ctx.st["comps"][value]
+        pile = ctx.st["zones"].get(comp["z"], [])
+        return f"{comp['z']}[{pile.index(value)}]"
+    if isinstance(value, str):
+        return value[2:] if value.startswith(("s:", "d:")) else value
+    if isinstance(value, dict):
+        return str(value.get("", ""))
+    return str(value)
+
+
+def _value_label(ctx: Ctx, value: Any, seat: int | None) -> str:
+    if E.is_comp(value) and seat is not None and not E.visible_to(ctx, value, seat):
+        comp = ctx.st["comps"][value]
+        pile = ctx.st["zones"].get(comp["z"], [])
+        return f"hidden card {pile.index(value) + 1} in {E.text_of(ctx, comp['z'])}"
+    text = E.text_of(ctx, value)
+    if E.is_comp(value):
+        z = ctx.st["comps"][value]["z"]
+        return f"{text} ({E.text_of(ctx, z)})"
+    return text
+
+
+def _decider(ctx: Ctx, who: ExprFn | None) -> int:
+    if who is None:
+        you = ctx.loc.get("you")
+        return E.seat_of(you) if you is not None else ctx.st["active"]
+    return E.seat_of(who(ctx))
+
+
+def _policy_pick(ctx: Ctx, policy: str, options: list[list[Any]], apply: Any) -> Any:
+    """A rule-made choice: the ruleset's declared policy picks an option's value."""
+    spec = ctx.prog.policies[policy]
+    if spec.pick == "first":
+        return options[0][2]
+    if spec.pick == "last":
+        return options[-1][2]
+    if spec.pick == "random":
+        return options[E.random_below(ctx, len(options))][2]
+    # worst / best for the players: look ahead one step with the ruleset's evaluation.
+    best_value = None
+    best_score = None
+    for opt in options:
+        trial = E.copy_ctx(ctx)
+        trial.by_def = ctx.by_def
+        trial.st["stack"][-1][2]["_answer"] = opt[2]
+        trial.st["stack"][-1][1] -= 0
+        try:
+            E.run(trial)
+        except RuleError:
+            continue
+        score = _players_score(trial)
+        better = best_score is None or (score < best_score if spec.pick == "worst" else score > best_score)
+        if better:
+            best_score, best_value = score, opt[2]
+    return best_value if best_value is not None else options[0][2]
+
+
+def _players_score(ctx: Ctx) -> float:
+    result = ctx.st["result"]
+    n = ctx.st["players"]
+    if result is not None:
+        return 1e9 if result["winners"] else -1e9
+    ev = ctx.prog.evaluation
+    if ev is None:
+        return 0.0
+    total = 0.0
+    saved = ctx.loc
+    for seat in range(n):
+        ctx.loc = {"you": E.player(seat), "this": None}
+        total += float(ev(ctx))
+    ctx.loc = saved
+    return total
+
+
+def _choose(
+    coll: ExprFn,
+    count: ExprFn | None,
+    up_to: bool,
+    who: ExprFn | None,
+    policy: str | None,
+    prompt: dict[str, str],
+    var: str,
+    sel: str,
+    skip: list[int],
+) -> Instr:
+    def choose(ctx: Ctx) -> None:
+        loc = ctx.loc
+        multi = count is not None
+        got, ans = E.take_answer(ctx)
+        if got:
+            if not multi:
+                loc[var] = ans
+                return
+            if ans == "__done__":
+                loc[var] = loc.pop(sel + "c", [])
+                loc.pop(sel + "n", None)
+                return
+            loc.setdefault(sel + "c", []).append(ans)
+        seat = _decider(ctx, who)
+        if multi and sel + "n" not in loc:
+            assert count is not None
+            loc[sel + "n"] = int(count(ctx))
+            loc[sel + "c"] = []
+        picked = loc.get(sel + "c", []) if multi else []
+        candidates = [v for v in E.as_list(ctx, coll(ctx)) if v not in picked]
+        if multi:
+            need = loc[sel + "n"] - len(picked)
+            if need <= 0 or not candidates:
+                loc[var] = loc.pop(sel + "c", [])
+                loc.pop(sel + "n", None)
+                if not loc[var] and not up_to:
+                    ctx.frame[1] = skip[0]
+                return
+        elif not candidates:
+            ctx.frame[1] = skip[0]  # nothing to choose: the effect does nothing
+            return
+        options = [[_value_id(ctx, v, seat), _value_label(ctx, v, seat), v] for v in candidates]
+        _dedupe_ids(options)
+        if multi and up_to:
+            options.append(["done", "Done", "__done__"])
+        if policy is not None:
+            value = _policy_pick(ctx, policy, options, None)
+            if multi:
+                if value == "__done__":
+                    loc[var] = loc.pop(sel + "c", [])
+                    return
+                loc[sel + "c"].append(value)
+                _stay(ctx)
+            else:
+                loc[var] = value
+            return
+        if not multi and len(options) == 1:
+            loc[var] = options[0][2]  # a forced choice is no choice
+            return
+        E.ask(ctx, seat, E.text_of(ctx, prompt), options, "choose")
+        _stay(ctx)
+
+    return choose
+
+
+def _dedupe_ids(options: list[list[Any]]) -> None:
+    seen: dict[str, int] = {}
+    for opt in options:
+        base = opt[0]
+        if base in seen:
+            seen[base] += 1
+            opt[0] = f"{base}~{seen[base]}"
+        else:
+            seen[base] = 0
+
+
+def _options(
+    labels: list[dict[str, str]],
+    conds: list[ExprFn | None],
+    who: ExprFn | None,
+    policy: str | None,
+    prompt: dict[str, str],
+    starts: list[int],
+    end: list[int],
+) -> Instr:
+    def options(ctx: Ctx) -> None:
+        got, ans = E.take_answer(ctx)
+        if got:
+            ctx.frame[1] = starts[int(ans)]
+            ctx.say(f"Chosen: {E.text_of(ctx, labels[int(ans)])}")
+            return
+        opts = []
+        for i, (label, cond) in enumerate(zip(labels, conds, strict=True)):
+            if cond is None or cond(ctx):
+                opts.append([f"opt{i + 1}", E.text_of(ctx, label), i])
+        if not opts:
+            ctx.frame[1] = end[0]
+            return
+        if policy is not None:
+            ctx.loc["_answer"] = _policy_pick(ctx, policy, opts, None)
+            _stay(ctx)
+            return
+        E.ask(ctx, _decider(ctx, who), E.text_of(ctx, prompt), opts, "choose")
+        _stay(ctx)
+
+    return options
+
+
+def _optional(skip: list[int]) -> Instr:
+    def optional(ctx: Ctx) -> None:
+        got, ans = E.take_answer(ctx)
+        if got:
+            if not ans:
+                ctx.frame[1] = skip[0]
+            return
+        label = ctx.loc.get("_optional", "this ability")
+        E.ask(
+            ctx,
+            _decider(ctx, None),
+            f"Use {label}?",
+            [["yes", "Yes", True], ["no", "No", False]],
+            "yesno",
+        )
+        _stay(ctx)
+
+    return optional
+
+
+# ---------------------------------------------------------------------------- effects
+def _targets(ctx: Ctx, value: Any) -> list[Any]:
+    return E.as_list(ctx, value) if not E.is_comp(value) else [value]
+
+
+def _resource(
+    unit: str,
+    amount: ExprFn,
+    owner: ExprFn | None,
+    sign: int,
+    event: str,
+    verb: str,
+    shared: bool,
+    two_step: bool,
+    step: str,
+) -> Instr:
+    def resource(ctx: Ctx) -> None:
+        st = ctx.st
+        if step == "begin":
+            who: Any = None if shared else (owner(ctx) if owner is not None else ctx.loc.get("you"))
+            n = int(amount(ctx))
+            if two_step:
+                st["events"].append({"n": event, "who": who, "amount": n})
+                E.emit(ctx, event, [who, unit, n], "before")
+                return
+        else:
+            record = st["events"].pop()
+            who, n = record["who"], max(0, int(record["amount"]))
+        targets = [who] if who is None or not isinstance(who, list) else who
+        for target in targets:
+            before = E.res_get(ctx, target, unit)
+            after = E.res_set(ctx, target, unit, before + sign * n)
+            if after != before:
+                ctx.say(f"{E.text_of(ctx, target) if target is not None else 'The game'} {verb}s {abs(after - before)} {unit}".replace("spends", "spends").replace("loses", "loses"))
+            E.emit(ctx, event, [target, unit, abs(after - before)])
+
+    return resource
+
+
+def _draw(count: ExprFn, src: ExprFn, dst: ExprFn, reshuffle: ExprFn | None) -> Instr:
+    def draw(ctx: Ctx) -> None:
+        st = ctx.st
+        n = int(count(ctx))
+        source = src(ctx)
+        dest = dst(ctx)
+        seat = E.zone_owner(dest) if isinstance(dest, str) else None
+        for _ in range(n):
+            pile = st["zones"].get(source, [])
+            if not pile and reshuffle is not None:
+                refill = reshuffle(ctx)
+                if st["zones"].get(refill):
+                    for cid in list(st["zones"][refill]):
+                        E.move_comp(ctx, cid, source)
+                    E.shuffle_zone(ctx, source)
+                    ctx.say(f"{E.text_of(ctx, refill)} is shuffled into {E.text_of(ctx, source)}")
+                    E.emit(ctx, "reshuffled", [source])
+                    pile = st["zones"].get(source, [])
+            if not pile:
+                E.emit(ctx, "exhausted", [source])
+                break
+            cid = pile[-1]
+            E.move_comp(ctx, cid, dest)
+            who = f"Player {seat + 1}" if seat is not None else "The game"
+            if seat is not None:
+                ctx.say(f"{who} draws {E.text_of(ctx, cid)}", seat)
+                ctx.say(f"{who} draws a card")
+            else:
+                ctx.say(f"{who} draws {E.text_of(ctx, cid)}")
+            E.emit(ctx, "drew", [E.player(seat) if seat is not None else None, cid])
+
+    return draw
+
+
+def _move(what: ExprFn, dst: ExprFn, position: str | None, event: str) -> Instr:
+    def move(ctx: Ctx) -> None:
+        dest = dst(ctx)
+        if isinstance(dest, str) and dest.startswith("@"):
+            raise RuleError("move ... to a zone or a space, not to a player")
+        if dest is None:
+            return
+        for cid in list(_targets(ctx, what(ctx))):
+            if not E.is_comp(cid):
+                continue
+            src = ctx.st["comps"][cid]["z"]
+            E.move_comp(ctx, cid, dest, position)
+            ctx.say(f"{E.text_of(ctx, cid) if E.visible_to(ctx, cid, None) else 'a card'} -> {E.text_of(ctx, dest)}")
+            E.emit(ctx, event, [cid, src, dest] if event == "moved" else [cid])
+
+    return move
+
+
+def _shuffle(what: ExprFn) -> Instr:
+    def shuffle(ctx: Ctx) -> None:
+        key = what(ctx)
+        if isinstance(key, str):
+            E.shuffle_zone(ctx, key)
+            ctx.say(f"{E.text_of(ctx, key)} is shuffled")
+
+    return shuffle
+
+
+def _reveal(what: ExprFn) -> Instr:
+    def reveal(ctx: Ctx) -> None:
+        for cid in _targets(ctx, what(ctx)):
+            if E.is_comp(cid):
+                comp = ctx.st["comps"][cid]
+                comp["up"] = True
+                comp.pop("down", None)
+                ctx.say(f"Revealed: {E.text_of(ctx, cid)}")
+
+    return reveal
+
+
+def _roll(pool: ExprFn, var: str) -> Instr:
+    def roll(ctx: Ctx) -> None:
+        from rulecraft.interpreter.chance import roll_pool
+
+        result = roll_pool(ctx, pool(ctx))
+        ctx.loc[var] = result
+        E.emit(ctx, "rolled", [result])
+
+    return roll
+
+
+def _test(skill: str, target: ExprFn, extra: ExprFn | None) -> Instr:
+    def test(ctx: Ctx) -> None:
+        from rulecraft.interpreter.chance import test_pool, test_roll
+
+        got, _ = E.take_answer(ctx)
+        pool = test_pool(ctx, skill, extra)
+        need = int(target(ctx))
+        if got:
+            passed, result = test_roll(ctx, pool, need)
+            ctx.loc["passed"] = passed
+            ctx.loc["roll"] = result
+            E.emit(ctx, "tested", [skill, need, passed])
+            return
+        seat = _decider(ctx, None)
+        dice = " + ".join(f"{n} {d}" for d, n in sorted(pool.items()) if not d.startswith("+"))
+        ctx.st["mem"]["test"] = {"skill": skill, "target": need, "pool": pool}
+        E.ask(ctx, seat, f"Test {skill} ({need}): roll {dice}", [["roll", "Roll the dice", True]], "roll")
+        _stay(ctx)
+
+    return test
+
+
+def _flag(name: str, subject: ExprFn | None, on: bool) -> Instr:
+    def flag(ctx: Ctx) -> None:
+        st = ctx.st
+        target = subject(ctx) if subject is not None else None
+        for t in [target] if not isinstance(target, list) else target:
+            if t is None:
+                flags = st["gflags"]
+            elif isinstance(t, str) and t.startswith("@"):
+                flags = st["pflags"][E.seat_of(t)]
+            elif E.is_comp(t):
+                flags = st["comps"][t]["f"]
+            else:
+                raise RuleError(f"cannot set a flag on {t!r}")
+            if on and name not in flags:
+                flags.append(name)
+                flags.sort()
+            elif not on and name in flags:
+                flags.remove(name)
+
+    return flag
+
+
+def _set_field(obj: ExprFn, field: str, value: ExprFn) -> Instr:
+    def set_field(ctx: Ctx) -> None:
+        o = obj(ctx)
+        v = value(ctx)
+        if isinstance(o, str) and o.startswith("@"):
+            E.res_set(ctx, o, field, int(v))
+            return
+        if E.is_comp(o):
+            comp = ctx.st["comps"][o]
+            kind = ctx.prog.kinds.get(ctx.prog.defs[comp["d"]].kind)
+            if (kind is not None and field in kind.counters) or field in comp["c"]:
+                E.res_set(ctx, o, field, int(v))
+            elif field == "owner":
+                comp["o"] = None if v is None else E.seat_of(v)
+            else:
+                comp["p"][field] = v
+            return
+        raise RuleError(f"cannot set {field!r} of {o!r}")
+
+    return set_field
+
+
+def _set_resource(name: str, per_player: bool, value: ExprFn) -> Instr:
+    def set_resource(ctx: Ctx) -> None:
+        owner = ctx.loc.get("you") if per_player else None
+        E.res_set(ctx, owner, name, int(value(ctx)))
+
+    return set_resource
+
+
+def _emit(name: str, args: list[ExprFn]) -> Instr:
+    def emit(ctx: Ctx) -> None:
+        E.emit(ctx, name, [a(ctx) for a in args])
+
+    return emit
+
+
+def _prevent(amount: ExprFn | None) -> Instr:
+    def prevent(ctx: Ctx) -> None:
+        events = ctx.st["events"]
+        if not events:
+            raise RuleError("'prevent' only works in a 'before' trigger")
+        record = events[-1]
+        if amount is None:
+            record["amount"] = 0
+        else:
+            record["amount"] = max(0, int(record["amount"]) - int(amount(ctx)))
+
+    return prevent
+
+
+def _flip(what: ExprFn, side: str | None) -> Instr:
+    def flip(ctx: Ctx) -> None:
+        for cid in _targets(ctx, what(ctx)):
+            if not E.is_comp(cid):
+                continue
+            comp = ctx.st["comps"][cid]
+            kind = ctx.prog.kinds.get(ctx.prog.defs[comp["d"]].kind)
+            sides = kind.sides if kind is not None else ()
+            if side is not None:
+                comp["s"] = side
+            elif len(sides) >= 2:
+                comp["s"] = sides[1] if comp.get("s") == sides[0] else sides[0]
+            ctx.say(f"{E.text_of(ctx, cid)} turns to {comp.get('s')}")
+            E.emit(ctx, "flipped", [cid])
+
+    return flip
+
+
+def _exhaust(what: ExprFn, on: bool) -> Instr:
+    def exhaust(ctx: Ctx) -> None:
+        for cid in _targets(ctx, what(ctx)):
+            if E.is_comp(cid):
+                ctx.st["comps"][cid]["x"] = on
+
+    return exhaust
+
+
+def _say(what: ExprFn) -> Instr:
+    def say(ctx: Ctx) -> None:
+        ctx.say(E.text_of(ctx, what(ctx)))
+
+    return say
+
+
+def _game_over(verb: str, who: ExprFn | None) -> Instr:
+    def game_over(ctx: Ctx) -> None:
+        n = ctx.st["players"]
+        if verb == "tie":
+            E.finish(ctx, [], True, "The game ends in a tie.")
+            return
+        target = who(ctx) if who is not None else ctx.loc.get("you")
+        if target == "all" or (isinstance(target, list) and len(target) == n):
+            seats = list(range(n))
+        else:
+            seats = [E.seat_of(t) for t in _targets(ctx, target)]
+        if verb == "win":
+            names = ", ".join(f"Player {s + 1}" for s in seats)
+            E.finish(ctx, seats, False, f"{names} win{'s' if len(seats) == 1 else ''}.")
+        else:
+            winners = [s for s in range(n) if s not in seats]
+            E.finish(ctx, winners, False, "The game is lost." if not winners else f"Player {seats[0] + 1} loses.")
+
+    return game_over

@@ -1,0 +1,243 @@
+"""The validation pipeline: manifest schema, then every ``.rcl`` file, then semantics.
+
+:func:`check_ruleset` is the one road from a ruleset folder to a compiled Program; the
+CLI's ``validate`` and :func:`rulecraft.load` both take it, so what validates is exactly
+what runs.  All problems are collected in one pass.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+from importlib import resources
+from pathlib import Path
+from typing import Any
+
+from rulecraft.diagnostics import Diagnostic, Severity, Span
+from rulecraft.grammar import ast
+from rulecraft.grammar.parser import parse_source
+from rulecraft.validators.schema_check import check_schema
+from rulecraft.validators.yaml_source import PositionMap, load_yaml
+
+MANIFEST = "ruleset.yaml"
+
+
+def manifest_schema() -> dict[str, Any]:
+    text = resources.files("rulecraft.validators").joinpath("manifest.schema.json").read_text("utf-8")
+    schema: dict[str, Any] = json.loads(text)
+    return schema
+
+
+@dataclass
+class CheckedRuleset:
+    """What checking a ruleset folder produced."""
+
+    root: Path
+    manifest: dict[str, Any] | None
+    units: list[ast.Unit]
+    program: Any  # rulecraft.interpreter.program.Program | None
+    diagnostics: list[Diagnostic]
+
+
+def _read_rcl(path: Path, shown: str) -> tuple[str | None, list[Diagnostic]]:
+    try:
+        raw = path.read_bytes()
+    except OSError as err:
+        return None, [Diagnostic("RC100", f"cannot read file: {err.strerror}", Span(shown))]
+    if b"\x00" in raw:
+        offset = raw.index(b"\x00")
+        line = raw.count(b"\n", 0, offset) + 1
+        return None, [
+            Diagnostic(
+                "RC100",
+                "this is a binary file, not rulecraft text",
+                Span(shown, line, offset - (raw.rfind(b"\n", 0, offset) + 1) + 1),
+                hint="rulecraft files are UTF-8 text",
+            )
+        ]
+    try:
+        text = raw.decode("utf-8")
+    except UnicodeDecodeError as err:
+        line = raw.count(b"\n", 0, err.start) + 1
+        col = err.start - (raw.rfind(b"\n", 0, err.start) + 1) + 1
+        return None, [
+            Diagnostic(
+                "RC100",
+                f"byte 0x{raw[err.start]:02x} is not UTF-8",
+                Span(shown, line, col),
+                hint="save the file as UTF-8",
+            )
+        ]
+    if text.startswith("\ufeff"):
+        text = text[1:]
+    if not text.strip():
+        return text, [
+            Diagnostic("RC107", "this file is empty", Span(shown), Severity.WARNING, "remove it")
+        ]
+    return text, []
+
+
+def _display(root: Path, path: Path) -> str:
+    try:
+        return str(path.relative_to(root.parent))
+    except ValueError:
+        return str(path)
+
+
+def parse_files(root: Path, patterns: list[str], manifest_name: str) -> tuple[list[ast.Unit], list[Diagnostic]]:
+    """Parse the listed files and everything they include (never outside ``root``)."""
+    units: list[ast.Unit] = []
+    problems: list[Diagnostic] = []
+    todo: list[tuple[Path, Span | None]] = []
+    for pattern in patterns:
+        found = sorted(root.glob(pattern))
+        if not found:
+            problems.append(
+                Diagnostic(
+                    "RC221",
+                    f"no file matches {pattern!r}",
+                    Span(manifest_name),
+                    hint="check files: in ruleset.yaml",
+                )
+            )
+        todo.extend((p, None) for p in found if p.is_file())
+    seen: set[Path] = set()
+    root_resolved = root.resolve()
+    while todo:
+        path, origin = todo.pop(0)
+        real = path.resolve()
+        if real in seen:
+            continue
+        seen.add(real)
+        shown = _display(root, path)
+        text, read_problems = _read_rcl(path, shown)
+        problems.extend(read_problems)
+        if text is None:
+            continue
+        unit, syntax = parse_source(text, shown)
+        problems.extend(syntax)
+        units.append(unit)
+        for item in unit.items:
+            if isinstance(item, ast.Include):
+                target = (path.parent / item.path).resolve()
+                if not target.is_relative_to(root_resolved):
+                    problems.append(
+                        Diagnostic(
+                            "RC220",
+                            f"include {item.path!r} leaves the ruleset folder",
+                            item.span,
+                            hint="a ruleset may only include its own files",
+                        )
+                    )
+                    continue
+                if not target.is_file():
+                    problems.append(
+                        Diagnostic("RC221", f"included file {item.path!r} does not exist", item.span)
+                    )
+                    continue
+                todo.append((target, item.span))
+    return units, problems
+
+
+def check_ruleset(root: Path) -> CheckedRuleset:
+    """Check one ruleset folder and compile it when it has no errors."""
+    from rulecraft.interpreter.compiler import Compiler
+
+    root = Path(root)
+    manifest_path = root / MANIFEST
+    shown = _display(root, manifest_path)
+    if not manifest_path.is_file():
+        problem = Diagnostic(
+            "RC001",
+            f"no {MANIFEST} in {root}",
+            Span(shown),
+            hint="a ruleset is a folder with a ruleset.yaml",
+        )
+        return CheckedRuleset(root, None, [], None, [problem])
+    data, positions, problems = load_yaml(manifest_path, shown)
+    diagnostics = list(problems)
+    if data is None or not isinstance(data, dict):
+        if data is not None:
+            diagnostics.append(
+                Diagnostic("RC011", "the manifest must be a mapping of keys", Span(shown))
+            )
+        return CheckedRuleset(root, None, [], None, diagnostics)
+    schema_problems = check_schema(data, manifest_schema(), positions, shown)
+    diagnostics.extend(schema_problems)
+    patterns = [str(p) for p in data.get("files") or ["**/*.rcl"]]
+    units, parse_problems = parse_files(root, patterns, shown)
+    diagnostics.extend(parse_problems)
+    program = None
+    if not any(d.severity == Severity.ERROR for d in schema_problems):
+
+        def locate(path: tuple[Any, ...], positions: PositionMap = positions) -> Span:
+            return positions.value_span(path)
+
+        compiler = Compiler(data, units, shown, locate)
+        try:
+            program = compiler.compile()
+        except RecursionError:
+            diagnostics.append(
+                Diagnostic("RC104", "an expression is nested too deeply to compile", Span(shown))
+            )
+        diagnostics.extend(compiler.diags)
+        from rulecraft.validators.semantic import story_checks
+
+        diagnostics.extend(story_checks(compiler))
+        if any(d.severity == Severity.ERROR for d in diagnostics):
+            program = None
+    if program is not None:
+        object.__setattr__(program, "root", str(root))
+    return CheckedRuleset(root, data, units, program, _dedupe(diagnostics))
+
+
+def _dedupe(diags: list[Diagnostic]) -> list[Diagnostic]:
+    seen: set[tuple[str, str, int, int, str]] = set()
+    out = []
+    for d in sorted(diags, key=Diagnostic.sort_key):
+        key = (d.code, d.span.file, d.span.line, d.span.column, d.message)
+        if key not in seen:
+            seen.add(key)
+            out.append(d)
+    return out
+
+
+def find_rulesets(path: Path) -> list[Path]:
+    """A ruleset folder itself, or every ruleset folder below ``path``."""
+    if (path / MANIFEST).is_file():
+        return [path]
+    return sorted(p.parent for p in path.glob(f"*/{MANIFEST}"))
+
+
+def validate_paths(paths: list[Path]) -> list[Diagnostic]:
+    """Every problem in the rulesets at ``paths`` (folders, or files inside a ruleset)."""
+    out: list[Diagnostic] = []
+    for path in paths:
+        path = Path(path)
+        if path.is_file():
+            root = path.parent
+            while root != root.parent and not (root / MANIFEST).is_file():
+                root = root.parent
+            if (root / MANIFEST).is_file():
+                out.extend(check_ruleset(root).diagnostics)
+            elif path.suffix == ".rcl":
+                text, problems = _read_rcl(path, str(path))
+                out.extend(problems)
+                if text is not None:
+                    out.extend(parse_source(text, str(path))[1])
+            else:
+                out.append(Diagnostic("RC001", "not part of a ruleset", Span(str(path))))
+            continue
+        roots = find_rulesets(path)
+        if not roots:
+            out.append(
+                Diagnostic(
+                    "RC001",
+                    f"no ruleset (no {MANIFEST}) in {path}",
+                    Span(str(path)),
+                    hint="point at a ruleset folder, or a folder of ruleset folders",
+                )
+            )
+        for root in roots:
+            out.extend(check_ruleset(root).diagnostics)
+    return out
