@@ -23,7 +23,16 @@ from rulecraft.cli import (
     validate_cmd,
 )
 
-_COMMANDS = (validate_cmd, fmt_cmd, test_cmd, play_cmd, simulate_cmd, dice_cmd, bench_cmd, schema_cmd)
+_COMMANDS = (
+    validate_cmd,
+    fmt_cmd,
+    test_cmd,
+    play_cmd,
+    simulate_cmd,
+    dice_cmd,
+    bench_cmd,
+    schema_cmd,
+)
 
 
 def build_parser() -> argparse.ArgumentParser:

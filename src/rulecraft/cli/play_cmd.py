@@ -39,8 +39,10 @@ def register(sub: Any) -> None:
         metavar="N=WHO",
         help="who sits at seat N (1-based): 'human' or a bot spec such as mcts:200, random",
     )
-    p.add_argument("--players", type=int, help="number of players (default 2, or the seats given)")
-    p.add_argument("--lang", default="en", help="language of the game's texts (en, de, ...)")
+    p.add_argument("--players", type=int, help="number of players (default: the ruleset's)")
+    p.add_argument(
+        "--lang", help="language of the game's texts (en, de, ...; default: the ruleset's)"
+    )
     p.add_argument("--script", type=Path, metavar="FILE", help="read commands from FILE")
     # For tests only: "module:callable" returning a GameSource, in place of rulecraft.load.
     p.add_argument("--game-factory", help=argparse.SUPPRESS)
@@ -58,7 +60,7 @@ class EngineSource:
     def name(self) -> str:
         return self._name
 
-    def new_game(self, players: int, seed: int, lang: str) -> PlayableGame:
+    def new_game(self, players: int | None, seed: int, lang: str | None) -> PlayableGame:
         return cast(PlayableGame, self.ruleset.new_game(players=players, seed=seed, lang=lang))
 
     def restore(self, data: dict[str, Any]) -> PlayableGame:
@@ -92,6 +94,10 @@ def load_source(name: str | None, factory: str | None) -> GameSource:
         import rulecraft
 
         loader = getattr(rulecraft, "load", None)
+        if loader is None:
+            from rulecraft.interpreter import game as engine_game
+
+            loader = getattr(engine_game, "load", None)
         if loader is None:
             raise LookupError("this rulecraft has no engine yet (rulecraft.load is missing)")
         return EngineSource(loader(wanted), wanted)
@@ -134,9 +140,12 @@ def run_play(args: argparse.Namespace, agent_factory: AgentFactory = engine_agen
     except ValueError as exc:
         print(f"rulecraft play: {exc}", file=sys.stderr)
         return 2
-    players = args.players or max([2, *(s + 1 for s in seats)])
-    if players < 1 or any(s >= players for s in seats):
-        print(f"rulecraft play: seats must be within 1..{players}", file=sys.stderr)
+    # Seats beyond the ruleset's default count ask for that many players.
+    players = args.players
+    if players is None and seats and max(seats) >= 2:
+        players = max(seats) + 1
+    if players is not None and players < 1:
+        print("rulecraft play: --players must be 1 or more", file=sys.stderr)
         return 2
     seed = args.seed if args.seed is not None else secrets.randbelow(2**31)
     try:
@@ -144,16 +153,19 @@ def run_play(args: argparse.Namespace, agent_factory: AgentFactory = engine_agen
     except (LookupError, ImportError, AttributeError) as exc:
         print(f"rulecraft play: {exc}", file=sys.stderr)
         return 2
-    missing = [s for s in range(players) if s not in seats]
-    if missing:
-        bot = default_bot(agent_factory, seed) if any(s != 0 for s in missing) else FALLBACK_BOT
-        for s in missing:
-            seats[s] = HUMAN if s == 0 else bot
     try:
         game = source.new_game(players, seed, args.lang)
     except Exception as exc:  # the ruleset's own error, reported instead of a traceback
         print(f"rulecraft play: cannot start {source.name}: {exc}", file=sys.stderr)
         return 2
+    if any(s >= game.num_players for s in seats):
+        print(f"rulecraft play: seats must be within 1..{game.num_players}", file=sys.stderr)
+        return 2
+    missing = [s for s in range(game.num_players) if s not in seats]
+    if missing:
+        bot = default_bot(agent_factory, seed) if any(s != 0 for s in missing) else FALLBACK_BOT
+        for s in missing:
+            seats[s] = HUMAN if s == 0 else bot
     try:
         session = Session(
             source, game, seats, console, seed=seed, lang=args.lang, agent_factory=agent_factory

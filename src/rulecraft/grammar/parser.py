@@ -478,7 +478,9 @@ class _Builder(Transformer[Token, Any]):
     def options_stmt(self, c: list[Any]) -> ast.ChooseOption:
         options = tuple(x for x in c if isinstance(x, ast.OptionClause))
         span = self._span(c) if c and not options else options[0].span
-        return ast.ChooseOption(span, self._clause(c, "chooser"), self._clause(c, "prompt"), options)
+        return ast.ChooseOption(
+            span, self._clause(c, "chooser"), self._clause(c, "prompt"), options
+        )
 
     def option(self, c: list[Any]) -> ast.OptionClause:
         text = ast.Text(_unquote(c[0]), tuple(x for x in c[1:-1] if isinstance(x, tuple)))

@@ -175,7 +175,9 @@ class Compiler:
         test_cfg = self.m.get("tests") or {}
         test_pool = None
         if "pool" in test_cfg:
-            test_pool = self._manifest_expr(test_cfg["pool"], ("tests", "pool"), Scope({"you", "skill", "this"}))
+            test_pool = self._manifest_expr(
+                test_cfg["pool"], ("tests", "pool"), Scope({"you", "skill", "this"})
+            )
         self._post_checks()
         defs, abilities, triggers, modifiers, grants = kinds_defs
         for spec in rules_triggers:
@@ -225,6 +227,7 @@ class Compiler:
             flow=flow,
             max_decisions=int((self.m.get("limits") or {}).get("max_decisions", 10_000)),
             named_effects=dict(self.effect_routines),
+            namespace=self,
         )
 
     # ------------------------------------------------------------------ manifest
@@ -280,7 +283,7 @@ class Compiler:
             self.symbols.update(self.map.terrain.values())
             self.symbols.update((m["map"].get("costs") or {}).keys())
             self.symbols.update(("north", "south", "east", "west"))
-        for phase in ((m.get("flow") or {}).get("phases") or ()):
+        for phase in (m.get("flow") or {}).get("phases") or ():
             self.symbols.add(str(phase.get("name")))
         for name, spec in (m.get("policies") or {}).items():
             self.policies[name] = PolicySpec(name, str(spec.get("pick", "first")), None)
@@ -305,7 +308,13 @@ class Compiler:
             for item in unit.items:
                 if isinstance(item, ast.Component):
                     if item.kind not in self.kind_attrs:
-                        self._unknown(item.kind, item.span, self.kind_attrs, "component kind", "declare it under kinds: in ruleset.yaml")
+                        self._unknown(
+                            item.kind,
+                            item.span,
+                            self.kind_attrs,
+                            "component kind",
+                            "declare it under kinds: in ruleset.yaml",
+                        )
                         continue
                     if unique("c:" + item.id, item.span, f"component {item.id!r}"):
                         self.comps[item.id] = item
@@ -329,7 +338,9 @@ class Compiler:
                 if isinstance(member, ast.Side):
                     self.symbols.add(member.name)
         # Events that have replacement ("before") triggers need a two-step instruction.
-        for members in [c.members for c in self.comps.values()] + [r.members for r in self.rules.values()]:
+        for members in [c.members for c in self.comps.values()] + [
+            r.members for r in self.rules.values()
+        ]:
             for member in self._all_members(members):
                 if isinstance(member, ast.Trigger) and member.timing == "before":
                     self.before_events.add(member.event)
@@ -378,7 +389,9 @@ class Compiler:
         if isinstance(e, ast.Const):
             v = e.value
             if isinstance(v, int) and not isinstance(v, bool) and abs(v) > 2**31:
-                self.error("RC205", f"the number {v} is too large", e.span, "numbers must stay below 2**31")
+                self.error(
+                    "RC205", f"the number {v} is too large", e.span, "numbers must stay below 2**31"
+                )
             return lambda ctx: v
         if isinstance(e, ast.TextLit):
             d = e.text.as_dict()
@@ -504,14 +517,24 @@ class Compiler:
         self.used_names.add(n)
         if n in scope.locals or n in ("you", "this", "it"):
             if n == "this" and not scope.has_this and "this" not in scope.locals:
-                self.error("RC203", "'this' is only meaningful inside a component, entry or rule", e.span)
+                self.error(
+                    "RC203", "'this' is only meaningful inside a component, entry or rule", e.span
+                )
             if n == "it" and "it" not in scope.locals:
-                self.error("RC203", "'it' is only meaningful inside 'where'", e.span, "write: collection where it.field == value")
+                self.error(
+                    "RC203",
+                    "'it' is only meaningful inside 'where'",
+                    e.span,
+                    "write: collection where it.field == value",
+                )
             return lambda ctx: ctx.loc.get(n)
         if n == "active":
             return lambda ctx: E.player(ctx.st["active"])
         if n == "players":
-            return lambda ctx: [E.player((ctx.st["active"] + i) % ctx.st["players"]) for i in range(ctx.st["players"])]
+            return lambda ctx: [
+                E.player((ctx.st["active"] + i) % ctx.st["players"])
+                for i in range(ctx.st["players"])
+            ]
         if n == "opponents":
             return lambda ctx: _opponents(ctx)
         if n == "opponent":
@@ -542,7 +565,9 @@ class Compiler:
         if n in self.defines:
             d = self.defines[n]
             if d.params:
-                self.error("RC206", f"{n!r} takes {len(d.params)} argument(s)", e.span, f"write {n}(...)")
+                self.error(
+                    "RC206", f"{n!r} takes {len(d.params)} argument(s)", e.span, f"write {n}(...)"
+                )
             return lambda ctx: self.define_fns[n](ctx)
         if n in self.comps:
             value = "d:" + n
@@ -568,7 +593,9 @@ class Compiler:
         if n in self.defines:
             d = self.defines[n]
             if len(d.params) != len(args):
-                self.error("RC206", f"{n!r} takes {len(d.params)} argument(s), not {len(args)}", e.span)
+                self.error(
+                    "RC206", f"{n!r} takes {len(d.params)} argument(s), not {len(args)}", e.span
+                )
                 return lambda ctx: None
             params = d.params
 
@@ -589,11 +616,48 @@ class Compiler:
                 want = str(lo) if lo == hi else f"{lo} to {hi}"
                 self.error("RC206", f"{n}() takes {want} argument(s), not {len(args)}", e.span)
                 return lambda ctx: None
-            if n in ("adjacent", "distance", "space_at", "in_a_row", "path_cost", "reach", "line_of_sight", "step", "direction") and self.map is None:
+            if (
+                n
+                in (
+                    "adjacent",
+                    "distance",
+                    "space_at",
+                    "in_a_row",
+                    "path_cost",
+                    "reach",
+                    "line_of_sight",
+                    "step",
+                    "direction",
+                )
+                and self.map is None
+            ):
                 self.error("RC201", f"{n}() needs a map in ruleset.yaml", e.span)
+            if n == "empty" and len(args) == 1:
+                a0 = args[0]
+
+                def empty(ctx: E.Ctx) -> bool:
+                    v = a0(ctx)
+                    if type(v) is str and v[1] == ":":
+                        return not ctx.st["zones"].get(v)
+                    return not E.as_list(ctx, v)
+
+                return empty
+            if n == "count" and len(args) == 1:
+                a0 = args[0]
+                return lambda ctx: len(E.as_list(ctx, a0(ctx)))
+            if len(args) == 1:
+                a0 = args[0]
+                return lambda ctx: fn(ctx, [a0(ctx)])
+            if len(args) == 2:
+                a0, a1 = args
+                return lambda ctx: fn(ctx, [a0(ctx), a1(ctx)])
             return lambda ctx: fn(ctx, [a(ctx) for a in args])
         if n in self.effects:
-            self.error("RC207", f"{n!r} is an effect: use it as a statement, not inside an expression", e.span)
+            self.error(
+                "RC207",
+                f"{n!r} is an effect: use it as a statement, not inside an expression",
+                e.span,
+            )
             return lambda ctx: None
         self._unknown(n, e.func.span, list(self.defines) + list(BUILTINS), "function")
         return lambda ctx: None
@@ -620,7 +684,9 @@ class Compiler:
             return None
         return self.expr(tree, scope)
 
-    def _manifest_block(self, text: Any, path: tuple[Any, ...], name: str, scope: Scope) -> int | None:
+    def _manifest_block(
+        self, text: Any, path: tuple[Any, ...], name: str, scope: Scope
+    ) -> int | None:
         if not text:
             return None
         span = self.mspan(*path)
@@ -629,7 +695,9 @@ class Compiler:
         return self.routine(name, body, scope)
 
     # ------------------------------------------------------------------ statements
-    def routine(self, name: str, body: tuple[ast.Stmt, ...], scope: Scope, params: tuple[str, ...] = ()) -> int:
+    def routine(
+        self, name: str, body: tuple[ast.Stmt, ...], scope: Scope, params: tuple[str, ...] = ()
+    ) -> int:
         code = _Code(name)
         self.block(body, code, scope)
         return self.finish(code, params)
@@ -689,14 +757,23 @@ class Compiler:
         if isinstance(s, ast.Choose):
             return self.choose(s, code, scope)
         if isinstance(s, ast.ChooseOption):
-            self.options(s.chooser, s.prompt, [(o.label, o.condition, o.body, o.span) for o in s.options], code, scope, s.span)
+            self.options(
+                s.chooser,
+                s.prompt,
+                [(o.label, o.condition, o.body, o.span) for o in s.options],
+                code,
+                scope,
+                s.span,
+            )
             return scope
         if isinstance(s, ast.Test):
             return self.test(s, code, scope)
         self.error("RC204", "unsupported statement", s.span)
         return scope
 
-    def chooser_fn(self, chooser: ast.Expr | None, scope: Scope) -> tuple[ExprFn | None, str | None]:
+    def chooser_fn(
+        self, chooser: ast.Expr | None, scope: Scope
+    ) -> tuple[ExprFn | None, str | None]:
         if chooser is None:
             return None, None
         if isinstance(chooser, ast.Name) and chooser.name in self.policies:
@@ -709,7 +786,10 @@ class Compiler:
         who, policy = self.chooser_fn(s.chooser, scope)
         prompt = s.prompt.as_dict() if s.prompt else {"": f"Choose {s.var}"}
         skip = [0]
-        code.add(_choose(coll, count, s.up_to, who, policy, prompt, s.var, self.fresh("sel"), skip), s.span)
+        code.add(
+            _choose(coll, count, s.up_to, who, policy, prompt, s.var, self.fresh("sel"), skip),
+            s.span,
+        )
         self.block(s.body, code, scope.child(s.var))
         skip[0] = code.here
         return scope
@@ -728,7 +808,18 @@ class Compiler:
         labels = [t.as_dict() for t, _, _, _ in opts]
         starts: list[int] = [0] * len(opts)
         end = [0]
-        code.add(_options(labels, conds, who, policy, prompt.as_dict() if prompt else {"": "Choose"}, starts, end), span)
+        code.add(
+            _options(
+                labels,
+                conds,
+                who,
+                policy,
+                prompt.as_dict() if prompt else {"": "Choose"},
+                starts,
+                end,
+            ),
+            span,
+        )
         for i, (_, _, body, ospan) in enumerate(opts):
             starts[i] = code.here
             self.block(body, code, scope)
@@ -741,7 +832,11 @@ class Compiler:
         skill = s.skill
         self.symbols.add(skill)
         if "pool" not in (self.m.get("tests") or {}):
-            self.error("RC208", "'test' needs a tests: section in ruleset.yaml that says how a skill becomes dice", s.span)
+            self.error(
+                "RC208",
+                "'test' needs a tests: section in ruleset.yaml that says how a skill becomes dice",
+                s.span,
+            )
         fail = [0]
         code.add(_test(skill, target, extra), s.span)
         code.add(_jump_unless(lambda ctx: ctx.loc.get("passed"), fail), s.span)
@@ -768,23 +863,47 @@ class Compiler:
             owner = self.expr(owner_ast, scope) if owner_ast is not None else None
             if v == "deal" and owner is None:
                 self.error("RC204", "'deal' needs a target: deal 1 damage to card", span)
-            shared = {u for u, _ in parts if u in self.resources and not self.resources[u].per_player}
+            shared = {
+                u for u, _ in parts if u in self.resources and not self.resources[u].per_player
+            }
             for unit, amount in parts:
                 two_step = event in self.before_events
-                code.add(_resource(unit, amount, owner, sign, event, v, unit in shared, two_step, "begin"), span)
+                code.add(
+                    _resource(
+                        unit, amount, owner, sign, event, v, unit in shared, two_step, "begin"
+                    ),
+                    span,
+                )
                 if two_step:
-                    code.add(_resource(unit, amount, owner, sign, event, v, unit in shared, True, "apply"), span)
+                    code.add(
+                        _resource(
+                            unit, amount, owner, sign, event, v, unit in shared, True, "apply"
+                        ),
+                        span,
+                    )
             return scope
         if v == "draw":
             count = self.expr(s.value, scope) if s.value else (lambda ctx: 1)
-            src = self.expr(s.source, scope) if s.source else self._default_zone("draw_from", span, scope)
-            dst = self.expr(s.target, scope) if s.target else self._default_zone("draw_to", span, scope)
+            src = (
+                self.expr(s.source, scope)
+                if s.source
+                else self._default_zone("draw_from", span, scope)
+            )
+            dst = (
+                self.expr(s.target, scope)
+                if s.target
+                else self._default_zone("draw_to", span, scope)
+            )
             reshuffle = self._default_zone_opt("reshuffle_from", scope)
             code.add(_draw(count, src, dst, reshuffle), span)
             return scope
         if v == "discard":
             what = self.expr(s.value, scope) if s.value else (lambda ctx: [])
-            dst = self.expr(s.target, scope) if s.target else self._default_zone("discard_to", span, scope)
+            dst = (
+                self.expr(s.target, scope)
+                if s.target
+                else self._default_zone("discard_to", span, scope)
+            )
             code.add(_move(what, dst, None, "discarded"), span)
             return scope
         if v == "move":
@@ -846,9 +965,16 @@ class Compiler:
                 elif tgt.name in scope.locals:
                     code.add(_set_local(tgt.name, value), span)
                 else:
-                    self._unknown(tgt.name, tgt.span, list(self.resources) + list(scope.locals), "resource or variable")
+                    self._unknown(
+                        tgt.name,
+                        tgt.span,
+                        list(self.resources) + list(scope.locals),
+                        "resource or variable",
+                    )
             else:
-                self.error("RC204", "'set' changes a field or a resource: set card.field to value", span)
+                self.error(
+                    "RC204", "'set' changes a field or a resource: set card.field to value", span
+                )
             return scope
         if v == "let":
             assert s.name is not None and s.value is not None
@@ -906,7 +1032,9 @@ class Compiler:
             self.used_names.add(e.name)
             eff = self.effects[e.name]
             if eff.params:
-                self.error("RC206", f"effect {e.name!r} takes {len(eff.params)} argument(s)", e.span)
+                self.error(
+                    "RC206", f"effect {e.name!r} takes {len(eff.params)} argument(s)", e.span
+                )
             code.add(_call_effect(self, e.name, [], ()), s.span)
             return scope
         if isinstance(e, ast.Call) and isinstance(e.func, ast.Name) and e.func.name in self.effects:
@@ -914,7 +1042,11 @@ class Compiler:
             self.used_names.add(n)
             eff = self.effects[n]
             if len(eff.params) != len(e.args):
-                self.error("RC206", f"effect {n!r} takes {len(eff.params)} argument(s), not {len(e.args)}", e.span)
+                self.error(
+                    "RC206",
+                    f"effect {n!r} takes {len(eff.params)} argument(s), not {len(e.args)}",
+                    e.span,
+                )
                 return scope
             args = [self.expr(a, scope) for a in e.args]
             code.add(_call_effect(self, n, args, eff.params), s.span)
@@ -925,13 +1057,25 @@ class Compiler:
             code.add(_run_attribute(obj, e.field), s.span)
             return scope
         if isinstance(e, ast.Name) and e.name not in scope.locals and e.name not in self.defines:
-            self._unknown(e.name, e.span, list(self.effects), "effect", "define it with: effect NAME:")
+            self._unknown(
+                e.name, e.span, list(self.effects), "effect", "define it with: effect NAME:"
+            )
             return scope
-        if isinstance(e, ast.Call) and isinstance(e.func, ast.Name) and e.func.name not in self.defines and e.func.name not in BUILTINS:
+        if (
+            isinstance(e, ast.Call)
+            and isinstance(e.func, ast.Name)
+            and e.func.name not in self.defines
+            and e.func.name not in BUILTINS
+        ):
             self._unknown(e.func.name, e.func.span, list(self.effects), "effect")
             return scope
         if e is not None:
-            self.error("RC207", "a value on its own does nothing", e.span, "did you mean to use it in an effect such as 'gain' or 'move'?")
+            self.error(
+                "RC207",
+                "a value on its own does nothing",
+                e.span,
+                "did you mean to use it in an effect such as 'gain' or 'move'?",
+            )
         return scope
 
     def _check_unit(self, unit: str, span: Span) -> None:
@@ -941,7 +1085,9 @@ class Compiler:
         for spec in (self.m.get("kinds") or {}).values():
             counters.update((spec or {}).get("counters") or ())
         if unit not in self.resources and unit not in counters:
-            self._unknown(unit, span, list(self.resources) + sorted(counters), "resource or counter")
+            self._unknown(
+                unit, span, list(self.resources) + sorted(counters), "resource or counter"
+            )
 
     def _default_zone(self, key: str, span: Span, scope: Scope) -> ExprFn:
         fn = self._default_zone_opt(key, scope)
@@ -970,9 +1116,13 @@ class Compiler:
         for name, eff in self.effects.items():
             code = _Code(name)
             self.block(eff.body, code, Scope(set(eff.params) | {"you", "this"}, True))
-            self.routines[self.effect_routines[name]] = Routine(name, tuple(code.code), tuple(code.spans), eff.params)
+            self.routines[self.effect_routines[name]] = Routine(
+                name, tuple(code.code), tuple(code.spans), eff.params
+            )
 
-    def _compile_components(self) -> tuple[
+    def _compile_components(
+        self,
+    ) -> tuple[
         dict[str, ComponentDef],
         dict[str, list[AbilitySpec]],
         dict[str, list[TriggerSpec]],
@@ -982,7 +1132,9 @@ class Compiler:
         kinds_spec = self.m.get("kinds") or {}
         for kname, spec in kinds_spec.items():
             spec = spec or {}
-            active_if = self._manifest_expr(spec.get("active_if"), ("kinds", kname, "active_if"), Scope({"you", "this"}, True))
+            active_if = self._manifest_expr(
+                spec.get("active_if"), ("kinds", kname, "active_if"), Scope({"you", "this"}, True)
+            )
             active_in = frozenset(spec.get("active_in") or ())
             self.kinds[kname] = KindSpec(
                 name=kname,
@@ -1011,7 +1163,13 @@ class Compiler:
             declared = self.kind_attrs.get(comp.kind, {})
             ability_list: list[AbilitySpec] = []
 
-            def members(ms: tuple[ast.Member, ...], side: str | None, target: dict[str, Any], cid: str = cid, comp: ast.Component = comp) -> None:
+            def members(
+                ms: tuple[ast.Member, ...],
+                side: str | None,
+                target: dict[str, Any],
+                cid: str = cid,
+                comp: ast.Component = comp,
+            ) -> None:
                 nonlocal copies, texts
                 for mem in ms:
                     if isinstance(mem, ast.Attribute):
@@ -1031,21 +1189,47 @@ class Compiler:
                                 target["text"] = e.text.as_dict()
                             continue
                         if typ is None and mem.name not in ("traits", "name"):
-                            self.warn("RC210", f"{comp.kind} has no attribute {mem.name!r} declared", mem.span, (f"did you mean {g!r}?" if (g := did_you_mean(mem.name, list(declared))) else f"declare it under kinds: {comp.kind}: attributes: in ruleset.yaml"))
+                            self.warn(
+                                "RC210",
+                                f"{comp.kind} has no attribute {mem.name!r} declared",
+                                mem.span,
+                                (
+                                    f"did you mean {g!r}?"
+                                    if (g := did_you_mean(mem.name, list(declared)))
+                                    else f"declare it under kinds: {comp.kind}: attributes: in ruleset.yaml"
+                                ),
+                            )
                         if typ == "effect":
-                            effects[mem.name if side is None else f"{side}:{mem.name}"] = self.routine(f"{cid}.{mem.name}", mem.body, scope)
+                            effects[mem.name if side is None else f"{side}:{mem.name}"] = (
+                                self.routine(f"{cid}.{mem.name}", mem.body, scope)
+                            )
                             continue
                         e = mem.expr
                         if e is None:
-                            self.error("RC209", f"{mem.name!r} holds a value, not effects", mem.span, f"declare it as 'effect' in kinds: {comp.kind}: attributes:" if typ is None else None)
+                            self.error(
+                                "RC209",
+                                f"{mem.name!r} holds a value, not effects",
+                                mem.span,
+                                f"declare it as 'effect' in kinds: {comp.kind}: attributes:"
+                                if typ is None
+                                else None,
+                            )
                             continue
                         const = _constant(e)
                         if const is not _MISSING:
                             target[mem.name] = const
                             self._check_type(typ, const, mem.span, mem.name)
-                        elif isinstance(e, ast.Name) and e.name in self.symbols and e.name not in self.zones and e.name not in self.resources and e.name not in self.defines:
+                        elif (
+                            isinstance(e, ast.Name)
+                            and e.name in self.symbols
+                            and e.name not in self.zones
+                            and e.name not in self.resources
+                            and e.name not in self.defines
+                        ):
                             target[mem.name] = e.name
-                        elif isinstance(e, ast.ListExpr) and all(isinstance(x, ast.Name) for x in e.items):
+                        elif isinstance(e, ast.ListExpr) and all(
+                            isinstance(x, ast.Name) for x in e.items
+                        ):
                             target[mem.name] = [x.name for x in e.items if isinstance(x, ast.Name)]
                         elif isinstance(e, ast.Qty | ast.Binary) and _is_qty(e):
                             fn = self.expr(e, scope)
@@ -1063,7 +1247,9 @@ class Compiler:
                                 label=mem.label.as_dict() if mem.label else {"": "Ability"},
                                 cost=tuple(self.qty_parts(mem.cost, scope)) if mem.cost else (),
                                 limit=mem.limit,
-                                condition=self.expr(mem.condition, scope) if mem.condition else None,
+                                condition=self.expr(mem.condition, scope)
+                                if mem.condition
+                                else None,
                                 routine=self.routine(f"{cid}.ability{idx}", mem.body, scope),
                                 side=side,
                             )
@@ -1071,31 +1257,63 @@ class Compiler:
                         for unit, _ in ability_list[-1].cost:
                             self._check_unit(unit, mem.span)
                     elif isinstance(mem, ast.Trigger):
-                        triggers.setdefault(mem.event, []).append(self.trigger(mem, cid, side, comp.label))
+                        triggers.setdefault(mem.event, []).append(
+                            self.trigger(mem, cid, side, comp.label)
+                        )
                     elif isinstance(mem, ast.Modifier):
                         modifiers.setdefault(mem.prop, []).append(
-                            ModifierSpec(cid, mem.prop, self.expr(mem.targets, scope), self.expr(mem.amount, scope), self.expr(mem.condition, scope) if mem.condition else None, side)
+                            ModifierSpec(
+                                cid,
+                                mem.prop,
+                                self.expr(mem.targets, scope),
+                                self.expr(mem.amount, scope),
+                                self.expr(mem.condition, scope) if mem.condition else None,
+                                side,
+                            )
                         )
                     elif isinstance(mem, ast.Grant):
                         grants.setdefault(mem.flag, []).append(
-                            GrantSpec(cid, mem.flag, self.expr(mem.targets, scope), self.expr(mem.condition, scope) if mem.condition else None, side)
+                            GrantSpec(
+                                cid,
+                                mem.flag,
+                                self.expr(mem.targets, scope),
+                                self.expr(mem.condition, scope) if mem.condition else None,
+                                side,
+                            )
                         )
                     elif isinstance(mem, ast.Side):
                         kind = kinds_spec.get(comp.kind) or {}
                         if mem.name not in (kind.get("sides") or ()):
-                            self.error("RC211", f"{comp.kind} has no side {mem.name!r}", mem.span, f"declare sides: [{', '.join([*(kind.get('sides') or ['front']), mem.name])}] for {comp.kind}")
+                            self.error(
+                                "RC211",
+                                f"{comp.kind} has no side {mem.name!r}",
+                                mem.span,
+                                f"declare sides: [{', '.join([*(kind.get('sides') or ['front']), mem.name])}] for {comp.kind}",
+                            )
                         sub: dict[str, Any] = {}
                         members(mem.members, mem.name, sub)
                         if mem.label is not None:
                             sub["name"] = mem.label.as_dict()
                         side_attrs[mem.name] = sub
                     elif isinstance(mem, ast.Choice):
-                        self.error("RC212", "choices belong to story entries", mem.span, "use 'choose:' with options inside an effect")
+                        self.error(
+                            "RC212",
+                            "choices belong to story entries",
+                            mem.span,
+                            "use 'choose:' with options inside an effect",
+                        )
 
             members(comp.members, None, attrs)
             for aname, typ in declared.items():
-                if aname not in attrs and aname not in dynamic and aname not in effects and typ.endswith("!"):
-                    self.error("RC213", f"{comp.kind} {cid!r} needs the attribute {aname!r}", comp.span)
+                if (
+                    aname not in attrs
+                    and aname not in dynamic
+                    and aname not in effects
+                    and typ.endswith("!")
+                ):
+                    self.error(
+                        "RC213", f"{comp.kind} {cid!r} needs the attribute {aname!r}", comp.span
+                    )
             if ability_list:
                 abilities[cid] = ability_list
             defs[cid] = ComponentDef(
@@ -1129,7 +1347,9 @@ class Compiler:
         if not ok:
             self.error("RC209", f"{name!r} must be a {typ}, not {_describe(value)}", span)
 
-    def trigger(self, mem: ast.Trigger, owner: str | None, side: str | None, label: ast.Text | None) -> TriggerSpec:
+    def trigger(
+        self, mem: ast.Trigger, owner: str | None, side: str | None, label: ast.Text | None
+    ) -> TriggerSpec:
         self.events_listened.append((mem.event, mem.span))
         scope = Scope(set(mem.params) | {"you", "this"}, True)
         routine_code = _Code(f"{owner or 'rule'}.{mem.timing}.{mem.event}")
@@ -1192,7 +1412,12 @@ class Compiler:
                     elif mem.name == "chooser":
                         chooser = mem.expr
                     else:
-                        self.warn("RC210", f"entries have no attribute {mem.name!r}", mem.span, "entries take text:, do: and choice")
+                        self.warn(
+                            "RC210",
+                            f"entries have no attribute {mem.name!r}",
+                            mem.span,
+                            "entries take text:, do: and choice",
+                        )
                 elif isinstance(mem, ast.Choice):
                     choices.append(mem)
                 else:
@@ -1203,7 +1428,14 @@ class Compiler:
                 if isinstance(mem, ast.Attribute) and mem.name == "do":
                     self.block(mem.body, code, scope)
             if choices:
-                self.options(chooser, None, [(c.label, c.condition, c.body, c.span) for c in choices], code, scope, entry.span)
+                self.options(
+                    chooser,
+                    None,
+                    [(c.label, c.condition, c.body, c.span) for c in choices],
+                    code,
+                    scope,
+                    entry.span,
+                )
             out[number] = EntryDef(number, title, text, self.finish(code), entry.span)
         return out
 
@@ -1217,9 +1449,26 @@ class Compiler:
                 if isinstance(mem, ast.Trigger):
                     trig.append(self.trigger(mem, None, None, rule.label or ast.Text(name)))
                 elif isinstance(mem, ast.Modifier):
-                    mods.append(ModifierSpec(None, mem.prop, self.expr(mem.targets, scope), self.expr(mem.amount, scope), self.expr(mem.condition, scope) if mem.condition else None, None))
+                    mods.append(
+                        ModifierSpec(
+                            None,
+                            mem.prop,
+                            self.expr(mem.targets, scope),
+                            self.expr(mem.amount, scope),
+                            self.expr(mem.condition, scope) if mem.condition else None,
+                            None,
+                        )
+                    )
                 elif isinstance(mem, ast.Grant):
-                    grants.append(GrantSpec(None, mem.flag, self.expr(mem.targets, scope), self.expr(mem.condition, scope) if mem.condition else None, None))
+                    grants.append(
+                        GrantSpec(
+                            None,
+                            mem.flag,
+                            self.expr(mem.targets, scope),
+                            self.expr(mem.condition, scope) if mem.condition else None,
+                            None,
+                        )
+                    )
                 else:
                     self.error("RC212", "rules hold triggers, modifiers and grants", mem.span)
         return trig, mods, grants
@@ -1231,11 +1480,18 @@ class Compiler:
         phases: list[PhaseSpec] = []
         bodies: list[int | None] = []
         for i, ph in enumerate(flow.get("phases") or ()):
-            body = self._manifest_block(ph.get("do"), ("flow", "phases", i, "do"), f"phase.{ph.get('name')}", scope)
+            body = self._manifest_block(
+                ph.get("do"), ("flow", "phases", i, "do"), f"phase.{ph.get('name')}", scope
+            )
             acts = tuple(ph.get("actions") or ())
             for a in acts:
                 if a != "abilities" and a not in self.actions_ast:
-                    self._unknown(a, self.mspan("flow", "phases", i, "actions"), list(self.actions_ast) + ["abilities"], "action")
+                    self._unknown(
+                        a,
+                        self.mspan("flow", "phases", i, "actions"),
+                        list(self.actions_ast) + ["abilities"],
+                        "action",
+                    )
                 self.used_names.add(a)
             phases.append(
                 PhaseSpec(
@@ -1251,8 +1507,12 @@ class Compiler:
             )
             bodies.append(body)
         setup = self._manifest_block(self.m.get("setup"), ("setup",), "setup", scope)
-        round_start = self._manifest_block(flow.get("round_start"), ("flow", "round_start"), "round_start", scope)
-        round_end = self._manifest_block(flow.get("round_end"), ("flow", "round_end"), "round_end", scope)
+        round_start = self._manifest_block(
+            flow.get("round_start"), ("flow", "round_start"), "round_start", scope
+        )
+        round_end = self._manifest_block(
+            flow.get("round_end"), ("flow", "round_end"), "round_end", scope
+        )
         start_player = flow.get("start_player", "first")
         start_fn: ExprFn | None = None
         if start_player not in ("first", "random"):
@@ -1279,7 +1539,9 @@ class Compiler:
         labels["turn_end"] = code.here
         code.add(_turn_end(order, labels), self.mspan("flow"))
         labels["round_end"] = code.here
-        code.add(_round_end(round_end, bool(flow.get("rotate_start", False)), labels), self.mspan("flow"))
+        code.add(
+            _round_end(round_end, bool(flow.get("rotate_start", False)), labels), self.mspan("flow")
+        )
         labels["phase_starts"] = phase_starts
         main = self.finish(code)
         return main, labels, tuple(phases)
@@ -1304,7 +1566,15 @@ class Compiler:
                 else:
                     outcome = "loser"
                     who = self._manifest_expr(spec["loser"], ("end", i, "loser"), Scope({"you"}))
-            out.append(EndSpec(cond, outcome, who, _text(spec.get("reason"), "The game is over."), bool(spec.get("per_seat", True))))
+            out.append(
+                EndSpec(
+                    cond,
+                    outcome,
+                    who,
+                    _text(spec.get("reason"), "The game is over."),
+                    bool(spec.get("per_seat", True)),
+                )
+            )
         return tuple(out)
 
     def _placements(self) -> tuple[Placement, ...]:
@@ -1322,17 +1592,23 @@ class Compiler:
                 kinds = spec["kind"] if isinstance(spec["kind"], list) else [spec["kind"]]
                 for k in kinds:
                     if k not in self.kind_attrs:
-                        self._unknown(k, self.mspan("components", i, "kind"), self.kind_attrs, "kind")
+                        self._unknown(
+                            k, self.mspan("components", i, "kind"), self.kind_attrs, "kind"
+                        )
                 ids = [c for c, d in self.comps.items() if d.kind in kinds]
             if "ids" in spec:
                 for c in spec["ids"]:
                     if c not in self.comps:
-                        self._unknown(c, self.mspan("components", i, "ids"), self.comps, "component")
+                        self._unknown(
+                            c, self.mspan("components", i, "ids"), self.comps, "component"
+                        )
                     else:
                         ids.append(c)
             for c in ids:
                 if c in placed:
-                    self.error("RC214", f"component {c!r} is placed twice", self.mspan("components", i))
+                    self.error(
+                        "RC214", f"component {c!r} is placed twice", self.mspan("components", i)
+                    )
                     continue
                 placed.add(c)
                 copies = int(spec.get("copies", self.defs[c].copies if c in self.defs else 1))
@@ -1348,7 +1624,12 @@ class Compiler:
                 )
         for cid, comp in self.comps.items():
             if cid not in placed:
-                self.warn("RC216", f"component {cid!r} is never placed in a zone, so it never takes part", comp.span, "list it (or its kind) under components: in ruleset.yaml")
+                self.warn(
+                    "RC216",
+                    f"component {cid!r} is never placed in a zone, so it never takes part",
+                    comp.span,
+                    "list it (or its kind) under components: in ruleset.yaml",
+                )
         return tuple(out)
 
     def _post_checks(self) -> None:
@@ -1357,11 +1638,42 @@ class Compiler:
                 self._unknown(str(number), span, [str(n) for n in self.entries], "entry")
         for flag, span in self.flags_tested:
             if flag not in self.flags_set and flag not in self.kind_attrs:
-                self.warn("RC217", f"the flag {flag!r} is tested but never set", span, "set it with 'set flag NAME', a grant or traits, or remove the test")
-        builtin_events = {"turn_start", "turn_end", "round_start", "round_end", "phase_start", "phase_end", "gained", "lost", "spent", "suffered", "healed", "dealt", "moved", "discarded", "drew", "rolled", "flipped", "entered", "reshuffled", "tested"}
+                self.warn(
+                    "RC217",
+                    f"the flag {flag!r} is tested but never set",
+                    span,
+                    "set it with 'set flag NAME', a grant or traits, or remove the test",
+                )
+        builtin_events = {
+            "turn_start",
+            "turn_end",
+            "round_start",
+            "round_end",
+            "phase_start",
+            "phase_end",
+            "gained",
+            "lost",
+            "spent",
+            "suffered",
+            "healed",
+            "dealt",
+            "moved",
+            "discarded",
+            "drew",
+            "rolled",
+            "flipped",
+            "entered",
+            "reshuffled",
+            "tested",
+        }
         for event, span in self.events_listened:
             if event not in builtin_events and event not in self.events_emitted:
-                self.warn("RC218", f"nothing ever emits the event {event!r}", span, f"emit it with 'emit {event}(...)', or listen to a built-in event")
+                self.warn(
+                    "RC218",
+                    f"nothing ever emits the event {event!r}",
+                    span,
+                    f"emit it with 'emit {event}(...)', or listen to a built-in event",
+                )
         for name, eff in self.effects.items():
             if name not in self.used_names:
                 self.warn("RC219", f"effect {name!r} is never used", eff.span)
@@ -1370,10 +1682,30 @@ class Compiler:
                 self.warn("RC219", f"definition {name!r} is never used", d.span)
         for name, a in self.actions_ast.items():
             if name not in self.used_names:
-                self.warn("RC219", f"action {name!r} is in no phase's actions", a.span, "list it under flow: phases: actions:")
+                self.warn(
+                    "RC219",
+                    f"action {name!r} is in no phase's actions",
+                    a.span,
+                    "list it under flow: phases: actions:",
+                )
 
 
 TURN_ORDERS = ("clockwise", "counterclockwise")
+"""The turn orders a manifest may name: ``clockwise`` (seat 1, 2, 3, ...) and
+``counterclockwise`` (seat 1, then the last seat, ...), each starting from the start player."""
+
+
+def expression_compiler(program: Program, tree: ast.Expr) -> tuple[ExprFn | None, list[Diagnostic]]:
+    """Compile one expression against a compiled program's names (``you`` and ``this`` bound)."""
+    comp = program.namespace
+    if not isinstance(comp, Compiler):
+        return None, [Diagnostic("RC204", "this program keeps no names", tree.span)]
+    before = len(comp.diags)
+    fn = comp.expr(tree, Scope({"you", "this"}, True))
+    new = comp.diags[before:]
+    del comp.diags[before:]
+    errors = [d for d in new if d.severity == Severity.ERROR]
+    return (None if errors else fn), new
 
 
 # ---------------------------------------------------------------------------- helpers
@@ -1409,7 +1741,12 @@ def _constant(e: ast.Expr) -> Any:
         return e.value
     if isinstance(e, ast.TextLit):
         return e.text.as_dict()
-    if isinstance(e, ast.Unary) and e.op == "-" and isinstance(e.operand, ast.Const) and isinstance(e.operand.value, int):
+    if (
+        isinstance(e, ast.Unary)
+        and e.op == "-"
+        and isinstance(e.operand, ast.Const)
+        and isinstance(e.operand.value, int)
+    ):
         return -e.operand.value
     return _MISSING
 

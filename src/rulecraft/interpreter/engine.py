@@ -292,10 +292,10 @@ def has_flag(ctx: Ctx, subject: Any, flag: str) -> bool:
 # ---------------------------------------------------------------------------- collections
 def as_list(ctx: Ctx, value: Any) -> list[Any]:
     """A value used as a collection: a zone gives its contents, a list itself."""
-    if isinstance(value, list):
+    if type(value) is list:
         return value
-    if isinstance(value, str):
-        if value.startswith(("z:", "s:")):
+    if type(value) is str:
+        if value[1:2] == ":" and value[0] in "zs":
             return list(ctx.st["zones"].get(value, ()))
         if value.startswith("d:"):
             return list(ctx.by_def.get(value[2:], ()))

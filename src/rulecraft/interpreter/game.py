@@ -100,9 +100,7 @@ class Ruleset:
     def title(self, lang: str = "") -> str:
         return self.program.title.get(lang) or self.program.title.get("", self.name)
 
-    def new_game(
-        self, players: int | None = None, seed: int = 0, lang: str | None = None
-    ) -> Game:
+    def new_game(self, players: int | None = None, seed: int = 0, lang: str | None = None) -> Game:
         """A new game, run up to its first decision."""
         prog = self.program
         n = players if players is not None else prog.min_players
@@ -112,7 +110,9 @@ class Ruleset:
             )
         language = lang if lang is not None else (prog.languages[0] if prog.languages else "")
         if language and prog.languages and language not in prog.languages:
-            raise ValueError(f"{prog.name} has no language {language!r} ({', '.join(prog.languages)})")
+            raise ValueError(
+                f"{prog.name} has no language {language!r} ({', '.join(prog.languages)})"
+            )
         st = E.new_state(prog, n, seed, language if language != prog.languages[0] else "")
         game = Game(self, st, initial=None, log=[])
         game._initial = clone_state(st)
@@ -207,10 +207,17 @@ class Game:
         pending = self._st["pending"]
         if pending is None or self._st["result"] is not None:
             return None
+        from rulecraft.interpreter.instructions import option_label
+
+        ctx = self._ctx()
+        seat = pending["seat"]
         d = Decision(
-            seat=pending["seat"],
+            seat=seat,
             prompt=pending["prompt"],
-            options=tuple(Option(o[0], o[1]) for o in pending["options"]),
+            options=tuple(
+                Option(o[0], o[1] if o[1] is not None else option_label(ctx, seat, o[2]))
+                for o in pending["options"]
+            ),
             kind=pending["kind"],
         )
         self._decision_cache = d
@@ -267,7 +274,9 @@ class Game:
 
     @property
     def record(self) -> GameRecord:
-        seed = int(self._initial["rng"][0]) if self._initial is not None else int(self._st["rng"][0])
+        seed = (
+            int(self._initial["rng"][0]) if self._initial is not None else int(self._st["rng"][0])
+        )
         return GameRecord(
             self.program.name,
             self.program.version,
@@ -323,7 +332,9 @@ class Game:
                 jsonschema.validate(data.get(key), STATE_SCHEMA)
             except jsonschema.ValidationError as err:
                 where = "/".join(str(p) for p in err.absolute_path) or "(top)"
-                raise ValueError(f"the saved {key} is not valid at {where}: {err.message}") from None
+                raise ValueError(
+                    f"the saved {key} is not valid at {where}: {err.message}"
+                ) from None
         st = data["state"]
         _check_consistent(ruleset.program, st)
         log = data.get("log")
@@ -388,8 +399,7 @@ class Game:
         p = test_odds(self._ctx(), test["pool"], int(test["target"]))
         dice = " + ".join(f"{n} {d}" for d, n in sorted(test["pool"].items()))
         return (
-            f"Test {test['skill']} ({test['target']}) with {dice}: "
-            f"P(pass) = {p} ({float(p):.1%})"
+            f"Test {test['skill']} ({test['target']}) with {dice}: P(pass) = {p} ({float(p):.1%})"
         )
 
     # ------------------------------------------------------------------ for bots
@@ -406,6 +416,25 @@ class Game:
         ctx.loc = {"you": E.player(seat), "this": None}
         return float(ev(ctx))
 
+    def evaluate_expr(self, text: str, seat: int | None = None) -> Any:
+        """Evaluate an expression of the language against this game, with ``you`` bound to
+        ``seat`` (default: the active seat).  Used by scenario checks and the REPL.
+
+        Raises ``ValueError`` with the diagnostics when the text does not compile.
+        """
+        from rulecraft.grammar.parser import parse_expression
+        from rulecraft.interpreter.compiler import expression_compiler
+
+        tree, problems = parse_expression(text, "<expression>")
+        if tree is None or problems:
+            raise ValueError("; ".join(str(d) for d in problems) or "not an expression")
+        fn, diags = expression_compiler(self.program, tree)
+        if fn is None:
+            raise ValueError("; ".join(str(d) for d in diags))
+        ctx = self._ctx()
+        ctx.loc = {"you": E.player(self._st["active"] if seat is None else seat), "this": None}
+        return fn(ctx)
+
     def determinize(self, seat: int, seed: int) -> Self:
         """A copy where everything ``seat`` cannot see is re-dealt at random among the
         places it could be (components of one kind swap only with each other), and the
@@ -421,7 +450,9 @@ class Game:
         for group in hidden.values():
             if len(group) < 2:
                 continue
-            places = [(st["comps"][c]["z"], st["zones"][st["comps"][c]["z"]].index(c)) for c in group]
+            places = [
+                (st["comps"][c]["z"], st["zones"][st["comps"][c]["z"]].index(c)) for c in group
+            ]
             new_order, rng = shuffled(rng, group)
             for (zone, index), cid in zip(places, new_order, strict=True):
                 st["zones"][zone][index] = cid

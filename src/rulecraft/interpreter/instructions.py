@@ -154,7 +154,8 @@ def _enter_entry(number: int, title: dict[str, str], text: dict[str, str]) -> In
         if number not in visited:
             visited.append(number)
         body = E.text_of(ctx, text)
-        ctx.say(f"[{number}] {E.text_of(ctx, title)}" + (f": {body}" if body else ""))
+        if ctx.log is not None:
+            ctx.say(f"[{number}] {E.text_of(ctx, title)}" + (f": {body}" if body else ""))
         E.emit(ctx, "entered", [number])
 
     return enter
@@ -198,7 +199,8 @@ def _choose_start(mode: Any, fn: ExprFn | None) -> Instr:
             start = 0
         st["start"] = st["active"] = start
         ctx.loc["you"] = E.player(start)
-        ctx.say(f"Player {start + 1} starts.")
+        if ctx.log is not None:
+            ctx.say(f"Player {start + 1} starts.")
 
     return choose_start
 
@@ -337,14 +339,13 @@ def menu_options(ctx: Ctx, index: int) -> list[list[Any]]:
             key = _limit_key(act.limit, f"act:{name}")
             if key is not None and used.get(key):
                 continue
-            label = E.text_of(ctx, act.label)
             if act.for_collection is None:
                 ctx.loc = {"you": you, "this": None}
                 if act.condition is not None and not act.condition(ctx):
                     continue
                 if not _can_pay(ctx, act.cost, seat):
                     continue
-                options.append([f"act:{name}", label, ["act", name, None]])
+                options.append([f"act:{name}", E.text_of(ctx, act.label), ["act", name, None]])
                 continue
             ctx.loc = {"you": you, "this": None}
             for value in E.as_list(ctx, act.for_collection(ctx)):
@@ -354,7 +355,8 @@ def menu_options(ctx: Ctx, index: int) -> list[list[Any]]:
                 if not _can_pay(ctx, act.cost, seat):
                     continue
                 vid = _value_id(ctx, value, seat)
-                options.append([f"act:{name}:{vid}", f"{label}: {_value_label(ctx, value, seat)}", ["act", name, value]])
+                # The label is filled in only when somebody looks (see option_label).
+                options.append([f"act:{name}:{vid}", None, ["act", name, value]])
     finally:
         ctx.loc = saved
     return options
@@ -412,7 +414,8 @@ def _menu(index: int) -> Instr:
         got, ans = E.take_answer(ctx)
         if got:
             if ans[0] == "pass":
-                ctx.say(f"Player {seat + 1}: {E.text_of(ctx, phase.pass_label)}")
+                if ctx.log is not None:
+                    ctx.say(f"Player {seat + 1}: {E.text_of(ctx, phase.pass_label)}")
                 return
             used = st["used"]
             used["phase|count"] = int(used.get("phase|count", 0)) + 1
@@ -433,7 +436,8 @@ def _menu(index: int) -> Instr:
                 label = E.text_of(ctx, act.label)
                 if act.for_var is not None:
                     label += f": {_value_label(ctx, ans[2], None)}"
-                ctx.say(f"Player {seat + 1}: {label}")
+                if ctx.log is not None:
+                    ctx.say(f"Player {seat + 1}: {label}")
                 E.push(ctx, act.routine, local)
             else:
                 cid, i = ans[1], ans[2]
@@ -448,13 +452,18 @@ def _menu(index: int) -> Instr:
                 key = _limit_key(ab.limit, f"ab:{cid}:{i}")
                 if key:
                     used[key] = int(used.get(key, 0)) + 1
-                ctx.say(f"Player {seat + 1} uses {E.text_of(ctx, ab.label)} of {E.text_of(ctx, cid)}")
+                if ctx.log is not None:
+                    ctx.say(
+                        f"Player {seat + 1} uses {E.text_of(ctx, ab.label)} of {E.text_of(ctx, cid)}"
+                    )
                 E.push(ctx, ab.routine, local)
             return
         options = menu_options(ctx, index)
         if not phase.mandatory:
             options.append(["pass", E.text_of(ctx, phase.pass_label), ["pass"]])
-        if not options or (len(options) == 1 and options[0][0] == "pass" and phase.max_actions is None and False):
+        if not options or (
+            len(options) == 1 and options[0][0] == "pass" and phase.max_actions is None and False
+        ):
             return  # nothing to do: the phase ends
         E.ask(ctx, seat, E.text_of(ctx, phase.label) or "Your action", options, "action")
         _stay(ctx)
@@ -463,6 +472,15 @@ def _menu(index: int) -> Instr:
 
 
 # ---------------------------------------------------------------------------- choices
+def option_label(ctx: Ctx, seat: int, value: Any) -> str:
+    """The readable label of an option whose label was left for later (playouts never
+    look at labels, so the engine does not build them until a Decision is shown)."""
+    if isinstance(value, list) and value and value[0] == "act":
+        act = ctx.prog.actions[value[1]]
+        return f"{E.text_of(ctx, act.label)}: {_value_label(ctx, value[2], seat)}"
+    return _value_label(ctx, value, seat)
+
+
 def _value_id(ctx: Ctx, value: Any, seat: int | None) -> str:
     if E.is_comp(value) and seat is not None and not E.visible_to(ctx, value, seat):
         comp = ctx.st["comps"][value]
@@ -516,7 +534,9 @@ def _policy_pick(ctx: Ctx, policy: str, options: list[list[Any]], apply: Any) ->
         except RuleError:
             continue
         score = _players_score(trial)
-        better = best_score is None or (score < best_score if spec.pick == "worst" else score > best_score)
+        better = best_score is None or (
+            score < best_score if spec.pick == "worst" else score > best_score
+        )
         if better:
             best_score, best_value = score, opt[2]
     return best_value if best_value is not None else options[0][2]
@@ -581,7 +601,7 @@ def _choose(
         elif not candidates:
             ctx.frame[1] = skip[0]  # nothing to choose: the effect does nothing
             return
-        options = [[_value_id(ctx, v, seat), _value_label(ctx, v, seat), v] for v in candidates]
+        options = [[_value_id(ctx, v, seat), None, v] for v in candidates]
         _dedupe_ids(options)
         if multi and up_to:
             options.append(["done", "Done", "__done__"])
@@ -629,7 +649,8 @@ def _options(
         got, ans = E.take_answer(ctx)
         if got:
             ctx.frame[1] = starts[int(ans)]
-            ctx.say(f"Chosen: {E.text_of(ctx, labels[int(ans)])}")
+            if ctx.log is not None:
+                ctx.say(f"Chosen: {E.text_of(ctx, labels[int(ans)])}")
             return
         opts = []
         for i, (label, cond) in enumerate(zip(labels, conds, strict=True)):
@@ -701,7 +722,10 @@ def _resource(
             before = E.res_get(ctx, target, unit)
             after = E.res_set(ctx, target, unit, before + sign * n)
             if after != before:
-                ctx.say(f"{E.text_of(ctx, target) if target is not None else 'The game'} {verb}s {abs(after - before)} {unit}".replace("spends", "spends").replace("loses", "loses"))
+                if ctx.log is not None:
+                    ctx.say(
+                        f"{E.text_of(ctx, target) if target is not None else 'The game'} {verb}s {abs(after - before)} {unit}"
+                    )
             E.emit(ctx, event, [target, unit, abs(after - before)])
 
     return resource
@@ -722,7 +746,10 @@ def _draw(count: ExprFn, src: ExprFn, dst: ExprFn, reshuffle: ExprFn | None) -> 
                     for cid in list(st["zones"][refill]):
                         E.move_comp(ctx, cid, source)
                     E.shuffle_zone(ctx, source)
-                    ctx.say(f"{E.text_of(ctx, refill)} is shuffled into {E.text_of(ctx, source)}")
+                    if ctx.log is not None:
+                        ctx.say(
+                            f"{E.text_of(ctx, refill)} is shuffled into {E.text_of(ctx, source)}"
+                        )
                     E.emit(ctx, "reshuffled", [source])
                     pile = st["zones"].get(source, [])
             if not pile:
@@ -732,10 +759,13 @@ def _draw(count: ExprFn, src: ExprFn, dst: ExprFn, reshuffle: ExprFn | None) -> 
             E.move_comp(ctx, cid, dest)
             who = f"Player {seat + 1}" if seat is not None else "The game"
             if seat is not None:
-                ctx.say(f"{who} draws {E.text_of(ctx, cid)}", seat)
-                ctx.say(f"{who} draws a card")
+                if ctx.log is not None:
+                    ctx.say(f"{who} draws {E.text_of(ctx, cid)}", seat)
+                if ctx.log is not None:
+                    ctx.say(f"{who} draws a card")
             else:
-                ctx.say(f"{who} draws {E.text_of(ctx, cid)}")
+                if ctx.log is not None:
+                    ctx.say(f"{who} draws {E.text_of(ctx, cid)}")
             E.emit(ctx, "drew", [E.player(seat) if seat is not None else None, cid])
 
     return draw
@@ -753,7 +783,10 @@ def _move(what: ExprFn, dst: ExprFn, position: str | None, event: str) -> Instr:
                 continue
             src = ctx.st["comps"][cid]["z"]
             E.move_comp(ctx, cid, dest, position)
-            ctx.say(f"{E.text_of(ctx, cid) if E.visible_to(ctx, cid, None) else 'a card'} -> {E.text_of(ctx, dest)}")
+            if ctx.log is not None:
+                ctx.say(
+                    f"{E.text_of(ctx, cid) if E.visible_to(ctx, cid, None) else 'a card'} -> {E.text_of(ctx, dest)}"
+                )
             E.emit(ctx, event, [cid, src, dest] if event == "moved" else [cid])
 
     return move
@@ -764,7 +797,8 @@ def _shuffle(what: ExprFn) -> Instr:
         key = what(ctx)
         if isinstance(key, str):
             E.shuffle_zone(ctx, key)
-            ctx.say(f"{E.text_of(ctx, key)} is shuffled")
+            if ctx.log is not None:
+                ctx.say(f"{E.text_of(ctx, key)} is shuffled")
 
     return shuffle
 
@@ -776,7 +810,8 @@ def _reveal(what: ExprFn) -> Instr:
                 comp = ctx.st["comps"][cid]
                 comp["up"] = True
                 comp.pop("down", None)
-                ctx.say(f"Revealed: {E.text_of(ctx, cid)}")
+                if ctx.log is not None:
+                    ctx.say(f"Revealed: {E.text_of(ctx, cid)}")
 
     return reveal
 
@@ -808,7 +843,13 @@ def _test(skill: str, target: ExprFn, extra: ExprFn | None) -> Instr:
         seat = _decider(ctx, None)
         dice = " + ".join(f"{n} {d}" for d, n in sorted(pool.items()) if not d.startswith("+"))
         ctx.st["mem"]["test"] = {"skill": skill, "target": need, "pool": pool}
-        E.ask(ctx, seat, f"Test {skill} ({need}): roll {dice}", [["roll", "Roll the dice", True]], "roll")
+        E.ask(
+            ctx,
+            seat,
+            f"Test {skill} ({need}): roll {dice}",
+            [["roll", "Roll the dice", True]],
+            "roll",
+        )
         _stay(ctx)
 
     return test
@@ -899,7 +940,8 @@ def _flip(what: ExprFn, side: str | None) -> Instr:
                 comp["s"] = side
             elif len(sides) >= 2:
                 comp["s"] = sides[1] if comp.get("s") == sides[0] else sides[0]
-            ctx.say(f"{E.text_of(ctx, cid)} turns to {comp.get('s')}")
+            if ctx.log is not None:
+                ctx.say(f"{E.text_of(ctx, cid)} turns to {comp.get('s')}")
             E.emit(ctx, "flipped", [cid])
 
     return flip
@@ -937,6 +979,11 @@ def _game_over(verb: str, who: ExprFn | None) -> Instr:
             E.finish(ctx, seats, False, f"{names} win{'s' if len(seats) == 1 else ''}.")
         else:
             winners = [s for s in range(n) if s not in seats]
-            E.finish(ctx, winners, False, "The game is lost." if not winners else f"Player {seats[0] + 1} loses.")
+            E.finish(
+                ctx,
+                winners,
+                False,
+                "The game is lost." if not winners else f"Player {seats[0] + 1} loses.",
+            )
 
     return game_over

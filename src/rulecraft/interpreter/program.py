@@ -253,3 +253,6 @@ class Program:
     max_decisions: int
     named_effects: dict[str, int] = field(default_factory=dict)
     root: str = ""
+    # The compiler's name tables, kept so that expressions typed later (scenario checks,
+    # the REPL) compile against the same names.
+    namespace: Any = None

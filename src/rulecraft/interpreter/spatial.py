@@ -179,22 +179,18 @@ def space_at(ctx: Ctx, a: list[Any]) -> str | None:
     return None
 
 
-def _owner_of_piece(ctx: Ctx, cid: str) -> int | None:
-    o = ctx.st["comps"][cid].get("o")
-    return None if o is None else int(o)
-
-
 def in_a_row(ctx: Ctx, a: list[Any]) -> bool:
     """Does player a[0] own pieces on ``a[1]`` spaces in a straight line (any direction)?"""
     mp = _map(ctx)
     seat = int(str(a[0])[1:])
     n = int(a[1])
-    zones = ctx.st["zones"]
+    coords = mp.coords
     owned: set[tuple[int, int]] = set()
-    for sid, xy in mp.coords.items():
-        pile = zones.get("s:" + sid)
-        if pile and any(_owner_of_piece(ctx, c) == seat for c in pile):
-            owned.add(xy)
+    for comp in ctx.st["comps"].values():
+        if comp["o"] == seat:
+            z = comp["z"]
+            if z[0] == "s":
+                owned.add(coords[z[2:]])
     if mp.kind == "hex":
         dirs = [(1, 0), (0, 1), (1, -1)]
     else:

@@ -138,7 +138,9 @@ def describe(ctx: Ctx, name_or_id: str, seat: int) -> str | None:
             for k, v in card["props"].items():
                 lines.append(f"{k}: {v}")
             if card["counters"]:
-                lines.append("counters: " + ", ".join(f"{k} {v}" for k, v in card["counters"].items()))
+                lines.append(
+                    "counters: " + ", ".join(f"{k} {v}" for k, v in card["counters"].items())
+                )
             if card["flags"]:
                 lines.append("flags: " + ", ".join(card["flags"]))
             if card["text"]:

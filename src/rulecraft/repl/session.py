@@ -61,7 +61,9 @@ class SaveError(ValueError):
     """A save file that cannot be loaded; the message says why, for people."""
 
 
-def parse_save(data: object, ruleset: str) -> tuple[dict[int, str], str, int, dict[str, Any]]:
+def parse_save(
+    data: object, ruleset: str
+) -> tuple[dict[int, str], str | None, int, dict[str, Any]]:
     """Check a decoded save file; return its seats (0-based), lang, seed and game data.
 
     >>> parse_save({"format": "rulecraft-save", "version": 1, "ruleset": "g",
@@ -96,8 +98,8 @@ def parse_save(data: object, ruleset: str) -> tuple[dict[int, str], str, int, di
     if sorted(seats) != list(range(len(seats))):
         raise SaveError("the save's seats are not numbered 1..N")
     lang, seed, game = data.get("lang"), data.get("seed"), data.get("game")
-    if not isinstance(lang, str):
-        raise SaveError("the save has no 'lang'")
+    if lang is not None and not isinstance(lang, str):
+        raise SaveError("the save's 'lang' is not a string")
     if not isinstance(seed, int) or isinstance(seed, bool):
         raise SaveError("the save has no integer 'seed'")
     if not isinstance(game, dict):
@@ -135,7 +137,7 @@ class Session:
         console: Console,
         *,
         seed: int = 0,
-        lang: str = "en",
+        lang: str | None = None,
         agent_factory: AgentFactory = engine_agent_factory,
     ) -> None:
         self.source = source
@@ -240,7 +242,8 @@ class Session:
 
     def _bot_move(self, decision: Decision, spec: str) -> bool:
         agent = self.agents[decision.seat]
-        before = len(self.game.log)
+        reader = self.viewer  # whose log the move is told from: a human's, never all-seeing
+        before = len(self.game.log_for(reader))
         try:
             option_id = agent.choose(self.game.clone())
             self.game.choose(option_id)
@@ -249,8 +252,9 @@ class Session:
             self.running = False
             self.exit_code = 1
             return False
-        # The bot's option label may name its hidden cards, so only the public log is shown.
-        new_lines = self.game.log[before:]
+        # The bot's option label may name its hidden cards, so only the log the viewer may
+        # read is shown.
+        new_lines = self.game.log_for(reader)[before:]
         if new_lines:
             for line in new_lines:
                 self.say(f"  [seat {decision.seat + 1} {spec}] {line}")
@@ -296,13 +300,14 @@ class Session:
         self._unknown(text, decision)
 
     def _choose(self, option_id: str) -> None:
-        before = len(self.game.log)
+        reader = self.viewer
+        before = len(self.game.log_for(reader))
         try:
             self.game.choose(option_id)
         except ValueError as exc:
             self.say(f"That choice was refused: {exc}")
             return
-        for entry in self.game.log[before:]:
+        for entry in self.game.log_for(reader)[before:]:
             self.say(f"  {entry}")
         self._advance(show=True)
 
@@ -348,7 +353,7 @@ class Session:
         count = self._count(rest, DEFAULT_LOG_LINES, "log [N]")
         if count is None:
             return
-        lines = self.game.log[-count:]
+        lines = self.game.log_for(self.viewer)[-count:]
         if not lines:
             self.say("The log is empty.")
         for entry in lines:

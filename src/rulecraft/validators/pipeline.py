@@ -23,7 +23,9 @@ MANIFEST = "ruleset.yaml"
 
 
 def manifest_schema() -> dict[str, Any]:
-    text = resources.files("rulecraft.validators").joinpath("manifest.schema.json").read_text("utf-8")
+    text = (
+        resources.files("rulecraft.validators").joinpath("manifest.schema.json").read_text("utf-8")
+    )
     schema: dict[str, Any] = json.loads(text)
     return schema
 
@@ -84,7 +86,9 @@ def _display(root: Path, path: Path) -> str:
         return str(path)
 
 
-def parse_files(root: Path, patterns: list[str], manifest_name: str) -> tuple[list[ast.Unit], list[Diagnostic]]:
+def parse_files(
+    root: Path, patterns: list[str], manifest_name: str
+) -> tuple[list[ast.Unit], list[Diagnostic]]:
     """Parse the listed files and everything they include (never outside ``root``)."""
     units: list[ast.Unit] = []
     problems: list[Diagnostic] = []
@@ -132,7 +136,9 @@ def parse_files(root: Path, patterns: list[str], manifest_name: str) -> tuple[li
                     continue
                 if not target.is_file():
                     problems.append(
-                        Diagnostic("RC221", f"included file {item.path!r} does not exist", item.span)
+                        Diagnostic(
+                            "RC221", f"included file {item.path!r} does not exist", item.span
+                        )
                     )
                     continue
                 todo.append((target, item.span))
