@@ -96,7 +96,9 @@ class FakeGame:
         self._turn, self._round = 1, 1
         self.gambling = False
         self.choices: list[str] = []
-        self._log: list[str] = []
+        # (audience, text): -1 for everyone; a seat's private line is followed by its
+        # public twin, as in the engine ("draws Ember 2" / "draws a card").
+        self._log: list[tuple[int, str]] = []
         self._result: Result | None = None
 
     @property
@@ -122,7 +124,26 @@ class FakeGame:
 
     @property
     def log(self) -> list[str]:
-        return self._log
+        """Every line, private ones included: the all-seeing log (never for a seat)."""
+        return [text for _, text in self._log]
+
+    def log_for(self, seat: int) -> list[str]:
+        out: list[str] = []
+        skip_twin = False
+        for audience, text in self._log:
+            if audience == -1:
+                if not skip_twin:
+                    out.append(text)
+                skip_twin = False
+            elif audience == seat:
+                out.append(text)
+                skip_twin = True
+        return out
+
+    def _say(self, text: str, private: tuple[int, str] | None = None) -> None:
+        if private is not None:
+            self._log.append(private)
+        self._log.append((-1, text))
 
     @property
     def result(self) -> Result | None:
@@ -166,18 +187,19 @@ class FakeGame:
             self.hands[seat].remove(cid)
             self.table.append(cid)
             self.score[seat] += self.catalog[cid].value
-            self._log.append(f"{who} plays {self.catalog[cid].name}.")
+            self._say(f"{who} plays {self.catalog[cid].name}.")
         elif verb == "stash":
             self.hands[seat].remove(cid)
             self.vaults[seat].append(cid)
             self.coins[seat] += 1
-            self._log.append(f"{who} stashes a card.")
+            self._say(f"{who} stashes a card.", (seat, f"{who} stashes {self.catalog[cid].name}."))
         elif verb == "draw":
-            self.hands[seat].append(self.decks[seat].pop(0))
-            self._log.append(f"{who} draws a card.")
+            drawn = self.decks[seat].pop(0)
+            self.hands[seat].append(drawn)
+            self._say(f"{who} draws a card.", (seat, f"{who} draws {self.catalog[drawn].name}."))
         elif verb == "gamble":
             self.gambling = True
-            self._log.append(f"{who} considers a gamble.")
+            self._say(f"{who} considers a gamble.")
             return
         elif verb == "back":
             self.gambling = False
@@ -187,9 +209,9 @@ class FakeGame:
             die, self.rng = randbelow(self.rng, 6)
             gain = 2 if die + 1 >= 4 else 0
             self.score[seat] += gain
-            self._log.append(f"{who} rolls {die + 1}: +{gain} score.")
+            self._say(f"{who} rolls {die + 1}: +{gain} score.")
         else:
-            self._log.append(f"{who} passes.")
+            self._say(f"{who} passes.")
         self._end_turn()
 
     def _end_turn(self) -> None:
@@ -200,7 +222,7 @@ class FakeGame:
             winners = tuple(s for s in range(self.players) if self.score[s] == best)
             reason = "target reached" if best >= self.target else "last round played"
             self._result = Result(winners, draw=len(winners) > 1, reason=reason)
-            self._log.append("The game ends.")
+            self._say("The game ends.")
             return
         self.active = (self.active + 1) % self.players
         self._turn += 1
@@ -380,8 +402,8 @@ class FakeSource:
     def name(self) -> str:
         return "fakegame"
 
-    def new_game(self, players: int, seed: int, lang: str) -> FakeGame:
-        return FakeGame(players, seed, lang, **self.options)
+    def new_game(self, players: int | None, seed: int, lang: str | None) -> FakeGame:
+        return FakeGame(players or 2, seed, lang or "en", **self.options)
 
     def restore(self, data: dict[str, Any]) -> FakeGame:
         return FakeGame.from_json(None, data)

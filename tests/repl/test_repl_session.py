@@ -336,6 +336,18 @@ def test_other_seats_hidden_cards_never_appear(seed: int, lines: list[str]) -> N
     assert game.vaults[1]  # the bot did stash secrets: there was something to leak
 
 
+def test_the_log_tells_each_seat_its_own_private_lines() -> None:
+    session = make_session({0: "human", 1: "human"}, seed=3)
+    game = session.game
+    assert isinstance(game, FakeGame)
+    drawn = game.catalog[game.decks[0][0]].name
+    out = feed(session, ["draw"])
+    assert f"Seat 1 draws {drawn}." in out and "Seat 1 draws a card." not in out
+    mark = len(out)
+    out = feed(session, ["log"])[mark:]  # now seat 2's turn: it reads the public twin
+    assert "Seat 1 draws a card." in out and drawn not in out
+
+
 def test_the_humans_own_secret_cards_are_shown() -> None:
     # The positive control for the test above: the sentinel is visible where it may be.
     out = output(make_session(seed=3))

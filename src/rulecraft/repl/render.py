@@ -145,7 +145,7 @@ def render_view(console: Console, view: Mapping[str, Any]) -> None:
     )
     if view.get("phase"):
         header += f"  |  phase: {view['phase']}"
-    console.print(Text(header, style="bold"))
+    console.print(Text(header, style="bold"), soft_wrap=True)
     players = Table(title="Players", title_justify="left")
     players.add_column("seat")
     players.add_column("name")
