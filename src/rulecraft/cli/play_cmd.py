@@ -64,7 +64,7 @@ class EngineSource:
         return cast(PlayableGame, self.ruleset.new_game(players=players, seed=seed, lang=lang))
 
     def restore(self, data: dict[str, Any]) -> PlayableGame:
-        from rulecraft.interpreter.game import Game  # type: ignore[attr-defined,unused-ignore]
+        from rulecraft.interpreter.game import Game
 
         return cast(PlayableGame, Game.from_json(self.ruleset, data))
 

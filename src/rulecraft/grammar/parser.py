@@ -100,11 +100,14 @@ def _unquote(token: str) -> str:
 class _Builder(Transformer[Token, Any]):
     """Turns Lark's tree into AST records; spans come from the first token of each rule."""
 
-    def __init__(self, file: str, line_offset: int = 0, column_offset: int = 0) -> None:
+    def __init__(
+        self, file: str, line_offset: int = 0, column_offset: int = 0, every_line: bool = False
+    ) -> None:
         super().__init__(visit_tokens=False)
         self.file = file
         self.line_offset = line_offset
         self.column_offset = column_offset
+        self.every_line = every_line
         self._keyword_span: Span | None = None
 
     def _call_userfunc(self, tree: Tree[Any], new_children: list[Any] | None = None) -> Any:
@@ -129,10 +132,13 @@ class _Builder(Transformer[Token, Any]):
     def _span_of_token(self, tok: Token) -> Span:
         line = (tok.line or 1) + self.line_offset
         col = tok.column or 1
-        if (tok.line or 1) == 1:
+        end_col = tok.end_column
+        if (tok.line or 1) == 1 or self.every_line:
             col += self.column_offset
+            if end_col is not None:
+                end_col += self.column_offset
         end_line = (tok.end_line or tok.line or 1) + self.line_offset
-        return Span(self.file, line, col, end_line, tok.end_column)
+        return Span(self.file, line, max(1, col), end_line, end_col)
 
     def _span(self, children: list[Any]) -> Span:
         if self._keyword_span is not None:
@@ -647,7 +653,12 @@ def _describe_token(tok: Token) -> str:
 
 
 def _syntax_diagnostic(
-    err: UnexpectedInput, file: str, text: str, line_offset: int, column_offset: int
+    err: UnexpectedInput,
+    file: str,
+    text: str,
+    line_offset: int,
+    column_offset: int,
+    every_line: bool = False,
 ) -> Diagnostic:
     line = (getattr(err, "line", 1) or 1) if getattr(err, "line", -1) != -1 else 1
     column = (getattr(err, "column", 1) or 1) if getattr(err, "column", -1) != -1 else 1
@@ -686,8 +697,8 @@ def _syntax_diagnostic(
     else:  # pragma: no cover - Lark has no other UnexpectedInput kinds
         message = str(err)
         code = "RC101"
-    if line == 1:
-        column += column_offset
+    if line == 1 or every_line:
+        column = max(1, column + column_offset)
     return Diagnostic(code, message, Span(file, line + line_offset, column), Severity.ERROR, hint)
 
 
@@ -730,14 +741,14 @@ def _chunks(text: str) -> list[tuple[int, str]]:
 
 
 def _parse_once(
-    text: str, file: str, line_offset: int, column_offset: int
+    text: str, file: str, line_offset: int, column_offset: int, every_line: bool = False
 ) -> tuple[list[ast.Item] | None, Diagnostic | None]:
     try:
         tree = _parser().parse(text)
     except DedentError:
         return None, _dedent_diagnostic(text, file, line_offset)
     except UnexpectedInput as err:
-        return None, _syntax_diagnostic(err, file, text, line_offset, column_offset)
+        return None, _syntax_diagnostic(err, file, text, line_offset, column_offset, every_line)
     except LarkError as err:  # pragma: no cover - defensive: any other Lark failure
         return None, Diagnostic("RC101", str(err), Span(file, 1 + line_offset, 1))
     except RecursionError:
@@ -745,7 +756,9 @@ def _parse_once(
             "RC104", "nesting is too deep to read", Span(file, 1 + line_offset, 1)
         )
     try:
-        items: list[ast.Item] = _Builder(file, line_offset, column_offset).transform(tree)
+        items: list[ast.Item] = _Builder(file, line_offset, column_offset, every_line).transform(
+            tree
+        )
     except RecursionError:
         return None, Diagnostic(
             "RC104",
@@ -771,19 +784,34 @@ def _parse_once(
 
 
 def parse_source(
-    text: str, file: str, *, line_offset: int = 0, column_offset: int = 0
+    text: str,
+    file: str,
+    *,
+    line_offset: int = 0,
+    column_offset: int = 0,
+    every_line: bool = False,
 ) -> tuple[ast.Unit, list[Diagnostic]]:
-    """Parse one file's text; return the unit (possibly partial) and all syntax problems."""
+    """Parse one file's text; return the unit (possibly partial) and all syntax problems.
+
+    The offsets place embedded text (a YAML value) in its file: ``column_offset`` applies
+    to the first line, or to every line with ``every_line``.
+    """
     if not text.endswith("\n"):
         text += "\n"
-    items, problem = _parse_once(text, file, line_offset, column_offset)
+    items, problem = _parse_once(text, file, line_offset, column_offset, every_line)
     if problem is None and items is not None:
         return ast.Unit(file, tuple(items)), []
     # Recovery: parse each top-level item alone so one error hides nothing else.
     all_items: list[ast.Item] = []
     problems: list[Diagnostic] = []
     for first_line, chunk in _chunks(text):
-        got, err = _parse_once(chunk, file, line_offset + first_line, 0)
+        got, err = _parse_once(
+            chunk,
+            file,
+            line_offset + first_line,
+            column_offset if (every_line or first_line == 0) else 0,
+            every_line,
+        )
         if err is not None:
             problems.append(err)
         elif got:
@@ -809,25 +837,17 @@ def parse_snippet(
 ) -> tuple[tuple[ast.Stmt, ...], list[Diagnostic]]:
     """Parse a block of statements embedded elsewhere (a YAML value starting at line/column).
 
-    Used for the manifest's setup, phases and victory conditions.
+    Used for the manifest's setup and phases.
     """
     body = "\n".join("    " + ln for ln in text.strip("\n").splitlines()) or "    return"
     src = _SNIPPET_HEAD + body + "\n"
-    unit, problems = parse_source(src, file, line_offset=line - 2)
-    fixed = [
-        Diagnostic(
-            d.code,
-            d.message,
-            Span(d.span.file, max(d.span.line, line), max(1, d.span.column - 4 + column - 1)),
-            d.severity,
-            d.hint,
-        )
-        for d in problems
-    ]
+    unit, problems = parse_source(
+        src, file, line_offset=line - 2, column_offset=column - 5, every_line=True
+    )
     for item in unit.items:
         if isinstance(item, ast.EffectDef):
-            return item.body, fixed
-    return (), fixed
+            return item.body, problems
+    return (), problems
 
 
 def parse_expression(
@@ -839,18 +859,13 @@ def parse_expression(
             Diagnostic("RC101", "an expression must fit on one line", Span(file, line, column))
         ]
     prefix = "define __expr__ = "
-    unit, problems = parse_source(prefix + text.strip() + "\n", file, line_offset=line - 1)
-    fixed = [
-        Diagnostic(
-            d.code,
-            d.message,
-            Span(d.span.file, d.span.line, max(1, d.span.column - len(prefix) + column - 1)),
-            d.severity,
-            d.hint,
-        )
-        for d in problems
-    ]
+    unit, problems = parse_source(
+        prefix + text.strip() + "\n",
+        file,
+        line_offset=line - 1,
+        column_offset=column - 1 - len(prefix),
+    )
     for item in unit.items:
         if isinstance(item, ast.Define):
-            return item.expr, fixed
-    return None, fixed
+            return item.expr, problems
+    return None, problems

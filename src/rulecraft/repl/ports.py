@@ -63,7 +63,7 @@ AgentFactory = Callable[[str, int], Agent]
 
 def engine_agent_factory(spec: str, seed: int) -> Agent:
     """The engine's ``make_agent``, imported only when a bot is actually needed."""
-    from rulecraft.interpreter.agents import make_agent  # type: ignore[import-not-found,unused-ignore]
+    from rulecraft.interpreter.agents import make_agent
 
     agent: Agent = make_agent(spec, seed)
     return agent
