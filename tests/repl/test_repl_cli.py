@@ -117,3 +117,16 @@ def test_a_real_terminal_session() -> None:
     finally:
         child.close()
     assert child.exitstatus == 0
+
+
+def test_the_real_engine_plays_saves_and_loads(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    save = tmp_path / "ttt.json"
+    script = tmp_path / "moves.txt"
+    script.write_text(f"1\nsave {save}\n1\nload {save}\n" + "1\n" * 9)
+    args = ["play", "tictactoe", "--seed", "1", "--seat", "2=human", "--script", str(script)]
+    assert main(args) == 0
+    out = capsys.readouterr().out
+    assert f"Loaded {save}." in out
+    assert "Game over:" in out
