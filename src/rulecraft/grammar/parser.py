@@ -37,7 +37,7 @@ from lark.indenter import DedentError, Indenter
 from rulecraft.diagnostics import Diagnostic, Severity, Span
 from rulecraft.grammar import ast
 
-__all__ = ["parse_source", "parse_text", "parse_snippet", "parse_expression", "ParseFailed"]
+__all__ = ["ParseFailed", "parse_expression", "parse_snippet", "parse_source", "parse_text"]
 
 
 class _RclIndenter(Indenter):
@@ -126,7 +126,7 @@ class _Builder(Transformer[Token, Any]):
             ]
         else:
             self._keyword_span = None
-        return super()._call_userfunc(tree, children)
+        return super()._call_userfunc(tree, children)  # type: ignore[no-untyped-call]
 
     # -- helpers
     def _span_of_token(self, tok: Token) -> Span:
@@ -264,8 +264,15 @@ class _Builder(Transformer[Token, Any]):
 
     def choice(self, c: list[Any]) -> ast.Choice:
         text = ast.Text(_unquote(c[0]), tuple(x for x in c[1:-1] if isinstance(x, tuple)))
-        cond = next((x.children[0] for x in c if isinstance(x, Tree)), None)
+        cond = self._condition(c)
         return ast.Choice(self._span(c), text, cond, c[-1])
+
+    def _condition(self, c: list[Any]) -> ast.Expr | None:
+        for x in c:
+            if isinstance(x, Tree) and x.data == "condition":
+                found = x.children[0]
+                return found if isinstance(found, ast.Expr) else None
+        return None
 
     def effect_def(self, c: list[Any]) -> ast.EffectDef:
         params = c[1] if len(c) > 2 else ()
@@ -490,7 +497,7 @@ class _Builder(Transformer[Token, Any]):
 
     def option(self, c: list[Any]) -> ast.OptionClause:
         text = ast.Text(_unquote(c[0]), tuple(x for x in c[1:-1] if isinstance(x, tuple)))
-        cond = next((x.children[0] for x in c if isinstance(x, Tree)), None)
+        cond = self._condition(c)
         return ast.OptionClause(self._span(c), text, cond, c[-1])
 
     def modifier_dice(self, c: list[Any]) -> Tree[Any]:
@@ -664,7 +671,8 @@ def _syntax_diagnostic(
     column = (getattr(err, "column", 1) or 1) if getattr(err, "column", -1) != -1 else 1
     hint: str | None = None
     if isinstance(err, UnexpectedCharacters):
-        ch = text[err.pos_in_stream] if err.pos_in_stream < len(text) else ""
+        pos = err.pos_in_stream or 0
+        ch = text[pos] if pos < len(text) else ""
         if ch == '"':
             message = "text is not closed: a '\"' is missing on this line"
             hint = 'close the text with " before the end of the line'

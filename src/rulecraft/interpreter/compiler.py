@@ -268,9 +268,7 @@ class Compiler:
         for name, spec in (m.get("dice") or {}).items():
             self.dice_names.add(name)
             for face in (spec or {}).get("faces", []):
-                if isinstance(face, list):
-                    self.symbols.update(str(x) for x in face)
-                elif isinstance(face, dict):
+                if isinstance(face, (list, dict)):
                     self.symbols.update(str(x) for x in face)
                 elif isinstance(face, str):
                     self.symbols.add(face)
@@ -330,9 +328,10 @@ class Compiler:
                 elif isinstance(item, ast.ActionDef):
                     if unique("a:" + item.name, item.span, f"action {item.name!r}"):
                         self.actions_ast[item.name] = item
-                elif isinstance(item, ast.Rule):
-                    if unique("r:" + item.name, item.span, f"rule {item.name!r}"):
-                        self.rules[item.name] = item
+                elif isinstance(item, ast.Rule) and unique(
+                    "r:" + item.name, item.span, f"rule {item.name!r}"
+                ):
+                    self.rules[item.name] = item
         for comp in self.comps.values():
             for member in comp.members:
                 if isinstance(member, ast.Side):
@@ -538,7 +537,7 @@ class Compiler:
         if n == "opponents":
             return lambda ctx: _opponents(ctx)
         if n == "opponent":
-            return lambda ctx: (_opponents(ctx) or [None])[0]
+            return lambda ctx: next(iter(_opponents(ctx)), None)
         if n == "game":
             return lambda ctx: None
         if n in ("round", "turn"):
@@ -994,8 +993,8 @@ class Compiler:
             code.add(_emit(s.name, args), span)
             return scope
         if v == "prevent":
-            amount = self.expr(s.value, scope) if s.value else None
-            code.add(_prevent(amount), span)
+            prevented = self.expr(s.value, scope) if s.value else None
+            code.add(_prevent(prevented), span)
             return scope
         if v == "flip":
             what = self.expr(s.value, scope) if s.value else (lambda ctx: [])
@@ -1196,7 +1195,7 @@ class Compiler:
                                 (
                                     f"did you mean {g!r}?"
                                     if (g := did_you_mean(mem.name, list(declared)))
-                                    else f"declare it under kinds: {comp.kind}: attributes: in ruleset.yaml"
+                                    else f"declare it under kinds: {comp.kind}: attributes:"
                                 ),
                             )
                         if typ == "effect":
@@ -1288,7 +1287,7 @@ class Compiler:
                                 "RC211",
                                 f"{comp.kind} has no side {mem.name!r}",
                                 mem.span,
-                                f"declare sides: [{', '.join([*(kind.get('sides') or ['front']), mem.name])}] for {comp.kind}",
+                                f"declare {mem.name!r} under sides: of {comp.kind}",
                             )
                         sub: dict[str, Any] = {}
                         members(mem.members, mem.name, sub)
@@ -1489,7 +1488,7 @@ class Compiler:
                     self._unknown(
                         a,
                         self.mspan("flow", "phases", i, "actions"),
-                        list(self.actions_ast) + ["abilities"],
+                        [*list(self.actions_ast), "abilities"],
                         "action",
                     )
                 self.used_names.add(a)
@@ -1618,7 +1617,8 @@ class Compiler:
             if z.size is not None and zone_counts.get(name, 0) != z.size:
                 self.error(
                     "RC215",
-                    f"zone {name!r} should start with {z.size} components but gets {zone_counts.get(name, 0)}",
+                    f"zone {name!r} should start with {z.size} components, "
+                    f"but gets {zone_counts.get(name, 0)}",
                     self.mspan("zones", name, "size"),
                     "change the copies of its components, or its size",
                 )

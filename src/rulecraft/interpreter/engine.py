@@ -9,6 +9,7 @@ decisions, never a particular game.
 
 from __future__ import annotations
 
+import contextlib
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -312,10 +313,8 @@ def move_comp(ctx: Ctx, cid: str, dest: str, position: str | None = None) -> Non
     src = comp["z"]
     zones = st["zones"]
     if src in zones:
-        try:
+        with contextlib.suppress(ValueError):
             zones[src].remove(cid)
-        except ValueError:
-            pass
     pile = zones.setdefault(dest, [])
     spec = ctx.prog.zones.get(zone_name(dest)) if dest.startswith("z:") else None
     if spec is not None and spec.capacity is not None and len(pile) >= spec.capacity:
@@ -574,8 +573,8 @@ def run(ctx: Ctx) -> None:
 def new_state(prog: Program, players: int, seed: int, lang: str) -> State:
     """The state before setup runs: every component in its starting zone."""
     zones: dict[str, list[str]] = {}
-    for name, spec in prog.zones.items():
-        if spec.per_player:
+    for name, zspec in prog.zones.items():
+        if zspec.per_player:
             for seat in range(players):
                 zones[f"z:{name}@{seat}"] = []
         else:
@@ -588,15 +587,15 @@ def new_state(prog: Program, players: int, seed: int, lang: str) -> State:
         d = prog.defs[place.def_id]
         kind = prog.kinds.get(d.kind)
         seats: list[int | None] = list(range(players)) if place.per_player else [None]
-        for n, seat in enumerate(seats):
-            key = zone_key(prog, place.zone, seat)
+        for n, owner in enumerate(seats):
+            key = zone_key(prog, place.zone, owner)
             for j in range(place.copies):
                 cid = f"{d.id}#{n * place.copies + j + 1}"
                 zones[key].append(cid)
                 comps[cid] = {
                     "d": d.id,
                     "z": key,
-                    "o": seat,
+                    "o": owner,
                     "s": kind.sides[0] if kind and kind.sides else None,
                     "x": False,
                     "c": {},

@@ -262,7 +262,7 @@ def _turn_end(order: str, labels: dict[str, Any]) -> Instr:
             _stay(ctx)
             return
         del loc["_ended"]
-        loc["_left"] = loc.get("_left", st["players"]) - 1
+        loc["_left"] = int(loc.get("_left") or st["players"]) - 1
         step = 1 if order == "clockwise" else -1
         if loc["_left"] > 0:
             st["active"] = (st["active"] + step) % st["players"]
@@ -448,22 +448,19 @@ def _menu(index: int) -> Instr:
                 _pay(ctx, ab.cost, seat)
                 ctx.loc = saved
                 used[f"turn|ab:{cid}:{i}"] = 1
-                used[f"phase|did:abilities"] = 1
+                used["phase|did:abilities"] = 1
                 key = _limit_key(ab.limit, f"ab:{cid}:{i}")
                 if key:
                     used[key] = int(used.get(key, 0)) + 1
                 if ctx.log is not None:
-                    ctx.say(
-                        f"Player {seat + 1} uses {E.text_of(ctx, ab.label)} of {E.text_of(ctx, cid)}"
-                    )
+                    what = f"{E.text_of(ctx, ab.label)} of {E.text_of(ctx, cid)}"
+                    ctx.say(f"Player {seat + 1} uses {what}")
                 E.push(ctx, ab.routine, local)
             return
         options = menu_options(ctx, index)
         if not phase.mandatory:
             options.append(["pass", E.text_of(ctx, phase.pass_label), ["pass"]])
-        if not options or (
-            len(options) == 1 and options[0][0] == "pass" and phase.max_actions is None and False
-        ):
+        if not options or (len(options) == 1 and options[0][0] == "pass" and False):
             return  # nothing to do: the phase ends
         E.ask(ctx, seat, E.text_of(ctx, phase.label) or "Your action", options, "action")
         _stay(ctx)
@@ -721,11 +718,9 @@ def _resource(
         for target in targets:
             before = E.res_get(ctx, target, unit)
             after = E.res_set(ctx, target, unit, before + sign * n)
-            if after != before:
-                if ctx.log is not None:
-                    ctx.say(
-                        f"{E.text_of(ctx, target) if target is not None else 'The game'} {verb}s {abs(after - before)} {unit}"
-                    )
+            if after != before and ctx.log is not None:
+                who_text = E.text_of(ctx, target) if target is not None else "The game"
+                ctx.say(f"{who_text} {verb}s {abs(after - before)} {unit}")
             E.emit(ctx, event, [target, unit, abs(after - before)])
 
     return resource
@@ -784,9 +779,8 @@ def _move(what: ExprFn, dst: ExprFn, position: str | None, event: str) -> Instr:
             src = ctx.st["comps"][cid]["z"]
             E.move_comp(ctx, cid, dest, position)
             if ctx.log is not None:
-                ctx.say(
-                    f"{E.text_of(ctx, cid) if E.visible_to(ctx, cid, None) else 'a card'} -> {E.text_of(ctx, dest)}"
-                )
+                shown = E.text_of(ctx, cid) if E.visible_to(ctx, cid, None) else "a card"
+                ctx.say(f"{shown} -> {E.text_of(ctx, dest)}")
             E.emit(ctx, event, [cid, src, dest] if event == "moved" else [cid])
 
     return move

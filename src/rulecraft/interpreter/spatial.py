@@ -191,10 +191,7 @@ def in_a_row(ctx: Ctx, a: list[Any]) -> bool:
             z = comp["z"]
             if z[0] == "s":
                 owned.add(coords[z[2:]])
-    if mp.kind == "hex":
-        dirs = [(1, 0), (0, 1), (1, -1)]
-    else:
-        dirs = [(1, 0), (0, 1), (1, 1), (1, -1)]
+    dirs = [(1, 0), (0, 1), (1, -1)] if mp.kind == "hex" else [(1, 0), (0, 1), (1, 1), (1, -1)]
     for x, y in owned:
         for dx, dy in dirs:
             if (x - dx, y - dy) in owned:

@@ -108,7 +108,7 @@ def parse_files(
     seen: set[Path] = set()
     root_resolved = root.resolve()
     while todo:
-        path, origin = todo.pop(0)
+        path, _origin = todo.pop(0)
         real = path.resolve()
         if real in seen:
             continue
@@ -170,7 +170,8 @@ def check_ruleset(root: Path) -> CheckedRuleset:
         return CheckedRuleset(root, None, [], None, diagnostics)
     schema_problems = check_schema(data, manifest_schema(), positions, shown)
     diagnostics.extend(schema_problems)
-    patterns = [str(p) for p in data.get("files") or ["**/*.rcl"]]
+    files = data.get("files")
+    patterns = [str(p) for p in files] if isinstance(files, list) else ["**/*.rcl"]
     units, parse_problems = parse_files(root, patterns, shown)
     diagnostics.extend(parse_problems)
     program = None

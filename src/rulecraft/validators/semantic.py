@@ -179,7 +179,8 @@ def story_checks(comp: Compiler) -> list[Diagnostic]:
                     out.append(
                         Diagnostic(
                             "RC231",
-                            f"choice {c.label.default!r} of entry {n} can end without going anywhere",
+                            f"choice {c.label.default!r} of entry {n} can end without "
+                            "going anywhere",
                             c.span,
                             Severity.ERROR,
                             "finish every path with 'go to N', 'return', 'win' or 'lose'",
