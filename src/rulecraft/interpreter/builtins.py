@@ -164,6 +164,8 @@ def get_field(ctx: Ctx, obj: Any, field: str) -> Any:
             return obj[0] if obj else None
         if field == "last":
             return obj[-1] if obj else None
+        # players.hand, cards.cost: the field of every element
+        return [get_field(ctx, x, field) for x in obj]
     raise RuleError(f"{obj!r} has no field {field!r}")
 
 

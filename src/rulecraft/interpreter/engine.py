@@ -138,6 +138,22 @@ def visible_to(ctx: Ctx, cid: str, seat: int | None) -> bool:
     return False
 
 
+def say_about(ctx: Ctx, cid: str, template: str) -> None:
+    """Log a line about a component without leaking it: everybody reads its name only if
+    everybody may see it; otherwise its owner (if allowed) reads the name and the others
+    read "a card"."""
+    if ctx.log is None:
+        return
+    n = ctx.st["players"]
+    seers = [s for s in range(n) if visible_to(ctx, cid, s)]
+    if len(seers) == n:
+        ctx.say(template.format(card=text_of(ctx, cid)))
+        return
+    for seat in seers[:1]:
+        ctx.say(template.format(card=text_of(ctx, cid)), seat)
+    ctx.say(template.format(card="a card"))
+
+
 # ---------------------------------------------------------------------------- components
 def comp_state(ctx: Ctx, cid: str) -> dict[str, Any]:
     try:
@@ -294,6 +310,10 @@ def has_flag(ctx: Ctx, subject: Any, flag: str) -> bool:
 def as_list(ctx: Ctx, value: Any) -> list[Any]:
     """A value used as a collection: a zone gives its contents, a list itself."""
     if type(value) is list:
+        if value and type(value[0]) is str and value[0][1:2] == ":" and value[0][0] in "zs":
+            # a list of zones (opponents.board): their contents, one after the other
+            zones = ctx.st["zones"]
+            return [c for key in value for c in zones.get(key, ())]
         return value
     if type(value) is str:
         if value[1:2] == ":" and value[0] in "zs":

@@ -433,11 +433,18 @@ def _menu(index: int) -> Instr:
                 key = _limit_key(act.limit, f"act:{act.name}")
                 if key:
                     used[key] = int(used.get(key, 0)) + 1
-                label = E.text_of(ctx, act.label)
-                if act.for_var is not None:
-                    label += f": {_value_label(ctx, ans[2], None)}"
                 if ctx.log is not None:
-                    ctx.say(f"Player {seat + 1}: {label}")
+                    label = E.text_of(ctx, act.label)
+                    if act.for_var is None:
+                        ctx.say(f"Player {seat + 1}: {label}")
+                    else:
+                        # The actor reads what was chosen; the others read it as they see it.
+                        other = (seat + 1) % st["players"]
+                        mine = _value_label(ctx, ans[2], seat)
+                        theirs = _value_label(ctx, ans[2], other)
+                        if mine != theirs:
+                            ctx.say(f"Player {seat + 1}: {label}: {mine}", seat)
+                        ctx.say(f"Player {seat + 1}: {label}: {theirs}")
                 E.push(ctx, act.routine, local)
             else:
                 cid, i = ans[1], ans[2]
@@ -779,8 +786,7 @@ def _move(what: ExprFn, dst: ExprFn, position: str | None, event: str) -> Instr:
             src = ctx.st["comps"][cid]["z"]
             E.move_comp(ctx, cid, dest, position)
             if ctx.log is not None:
-                shown = E.text_of(ctx, cid) if E.visible_to(ctx, cid, None) else "a card"
-                ctx.say(f"{shown} -> {E.text_of(ctx, dest)}")
+                E.say_about(ctx, cid, "{card} -> " + E.text_of(ctx, dest).replace("{", "("))
             E.emit(ctx, event, [cid, src, dest] if event == "moved" else [cid])
 
     return move
