@@ -310,7 +310,7 @@ def has_flag(ctx: Ctx, subject: Any, flag: str) -> bool:
 def as_list(ctx: Ctx, value: Any) -> list[Any]:
     """A value used as a collection: a zone gives its contents, a list itself."""
     if type(value) is list:
-        if value and type(value[0]) is str and value[0][1:2] == ":" and value[0][0] in "zs":
+        if value and type(value[0]) is str and value[0][:2] == "z:":
             # a list of zones (opponents.board): their contents, one after the other
             zones = ctx.st["zones"]
             return [c for key in value for c in zones.get(key, ())]

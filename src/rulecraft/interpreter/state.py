@@ -50,12 +50,11 @@ def clone_state(st: State) -> State:
     comps = {}
     for cid, c in st["comps"].items():
         cc = dict(c)
-        if c["c"]:
-            cc["c"] = dict(c["c"])
-        if c["f"]:
-            cc["f"] = list(c["f"])
-        if c["p"]:
-            cc["p"] = deep_copy(c["p"])
+        cc["c"] = dict(c["c"])
+        cc["f"] = list(c["f"])
+        cc["p"] = deep_copy(c["p"]) if c["p"] else {}
+        if "seen" in c:
+            cc["seen"] = list(c["seen"])
         comps[cid] = cc
     out["comps"] = comps
     out["stack"] = [[f[0], f[1], deep_copy(f[2])] for f in st["stack"]]

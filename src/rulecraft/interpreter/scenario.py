@@ -1,0 +1,723 @@
+"""Scenario tests: a YAML script of choices and checks, played strictly against a ruleset.
+
+A scenario starts a game (or loads a save), answers its decisions in order, checks the game
+on the way (``expect``, ``expect_decision``, ``expect_log``) and after the script
+(``expect_result`` too).  Strict, like XMage's scripted tests: a decision the script does
+not answer, a choice that is not legal, a false expectation and a scripted line left unused
+(the game ended first) all fail the scenario, located at the line of the YAML that failed.
+The format is documented in ``docs/scenarios.md``.
+
+>>> import rulecraft
+>>> text = '''
+... name: centre first
+... cites: "Any empty space may be marked"
+... start: {players: 2, seed: 1}
+... script:
+...   - choose: act:place:b2
+...   - expect: "count(spaces where empty(it)) == 8"
+...   - expect_decision: {seat: 2, options_exclude: [act:place:b2]}
+...   - stop: "only the opening is under test"
+... '''
+>>> scenario, problems = load_scenario(text, "centre.yaml")
+>>> problems
+[]
+>>> outcome = run_scenario(rulecraft.load("tictactoe"), scenario)
+>>> outcome.passed, outcome.steps_run
+(True, 4)
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from enum import StrEnum
+from pathlib import Path
+from typing import Any, Protocol
+
+from rulecraft.diagnostics import Diagnostic, Span
+from rulecraft.interpreter.decision import Decision, Option, Result
+from rulecraft.validators.schema_check import check_schema
+from rulecraft.validators.yaml_source import JsonValue, PositionMap, load_yaml
+
+__all__ = [
+    "SCENARIO_SCHEMA",
+    "Outcome",
+    "Scenario",
+    "ScenarioGame",
+    "Start",
+    "Status",
+    "Step",
+    "find_scenarios",
+    "load_scenario",
+    "run_scenario",
+]
+
+# Codes of problems in a scenario file itself (not in the ruleset it tests); documented in
+# docs/scenarios.md.  YAML and schema problems keep the RC0xx codes of the validators.
+BAD_STEP = "RCT01"
+STOP_NOT_LAST = "RCT02"
+BAD_START = "RCT03"
+
+# How many legal options a failure message lists before it says "... and N more".
+MAX_OPTIONS_SHOWN = 12
+
+SCRIPT_STEPS = ("choose", "expect", "expect_decision", "expect_log", "stop")
+CHECK_STEPS = ("expect", "expect_decision", "expect_log", "expect_result")
+# Which steps may say `as: SEAT` (whose point of view an expression or a log is read from).
+SEATED_STEPS = ("expect", "expect_log")
+
+_SEAT: dict[str, Any] = {"type": "integer", "minimum": 1}
+_OPTION_REF: dict[str, Any] = {"type": ["string", "integer"]}
+_TEXT: dict[str, Any] = {"type": "string", "minLength": 1}
+_EXPECT_DECISION: dict[str, Any] = {
+    "type": "object",
+    "additionalProperties": False,
+    "minProperties": 1,
+    "properties": {
+        "seat": _SEAT,
+        "prompt": {"type": "string"},
+        "options_include": {"type": "array", "items": _OPTION_REF},
+        "options_exclude": {"type": "array", "items": _OPTION_REF},
+    },
+}
+_EXPECT_RESULT: dict[str, Any] = {
+    "type": "object",
+    "additionalProperties": False,
+    "minProperties": 1,
+    "properties": {
+        "winners": {"type": "array", "items": _SEAT, "uniqueItems": True},
+        "draw": {"type": "boolean"},
+        "reason": {"type": "string"},
+    },
+}
+
+
+def _step_schema(kinds: Sequence[str]) -> dict[str, Any]:
+    every: dict[str, Any] = {
+        "choose": _OPTION_REF,
+        "expect": _TEXT,
+        "expect_decision": _EXPECT_DECISION,
+        "expect_log": _TEXT,
+        "expect_result": _EXPECT_RESULT,
+        "stop": {"type": "string"},
+        "as": _SEAT,
+    }
+    return {
+        "type": "object",
+        "additionalProperties": False,
+        "minProperties": 1,
+        "properties": {k: every[k] for k in (*kinds, "as")},
+    }
+
+
+SCENARIO_SCHEMA: dict[str, Any] = {
+    "$schema": "https://json-schema.org/draft/2020-12/schema",
+    "title": "rulecraft scenario",
+    "type": "object",
+    "additionalProperties": False,
+    "required": ["name", "cites", "script"],
+    "properties": {
+        "name": _TEXT,
+        "cites": _TEXT,
+        "start": {
+            "type": "object",
+            "additionalProperties": False,
+            "properties": {
+                "players": _SEAT,
+                "seed": {"type": "integer", "minimum": 0},
+                "lang": {"type": "string"},
+                "save": _TEXT,
+            },
+        },
+        "script": {"type": "array", "items": {"$ref": "#/$defs/script_step"}},
+        "after": {"type": "array", "items": {"$ref": "#/$defs/check_step"}},
+    },
+    "$defs": {"script_step": _step_schema(SCRIPT_STEPS), "check_step": _step_schema(CHECK_STEPS)},
+}
+
+
+class ScenarioGame(Protocol):
+    """The part of :class:`rulecraft.Game` a scenario drives (a fake will do in tests)."""
+
+    @property
+    def decision(self) -> Decision | None: ...
+
+    @property
+    def result(self) -> Result | None: ...
+
+    @property
+    def log(self) -> list[str]: ...
+
+    @property
+    def num_players(self) -> int: ...
+
+    def choose(self, option_id: str) -> None: ...
+
+    def log_for(self, seat: int) -> list[str]: ...
+
+    def evaluate_expr(self, text: str, seat: int | None = None) -> Any: ...
+
+
+class GameStarter(Protocol):
+    """What starts a scenario's game: :class:`rulecraft.Ruleset` in practice."""
+
+    def new_game(
+        self, players: int | None = None, seed: int = 0, lang: str | None = None
+    ) -> Any: ...
+
+
+@dataclass(frozen=True, slots=True)
+class Start:
+    """How the game starts: fresh (``players``, ``seed``, ``lang``) or from a ``save``."""
+
+    players: int | None = None
+    seed: int = 0
+    lang: str | None = None
+    save: Path | None = None
+    span: Span | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class Step:
+    """One scripted line: ``kind`` is its key (``choose``, ``expect``, ...), ``value`` the
+    YAML value, ``seat`` the 0-based seat of ``as:`` (None without it), ``number`` its
+    1-based place in its ``section`` (``script`` or ``after``)."""
+
+    kind: str
+    value: JsonValue
+    span: Span
+    section: str
+    number: int
+    seat: int | None = None
+
+    def describe(self) -> str:
+        """The line as the designer wrote it, short.
+
+        >>> Step("choose", "act:place:b2", Span("s.yaml", 6), "script", 1).describe()
+        'script step 1 (choose: act:place:b2)'
+        """
+        shown = self.value if isinstance(self.value, str) else json.dumps(self.value)
+        if len(shown) > 60:
+            shown = shown[:57] + "..."
+        return f"{self.section} step {self.number} ({self.kind}: {shown})"
+
+
+@dataclass(frozen=True, slots=True)
+class Scenario:
+    """A loaded, schema-checked scenario file."""
+
+    file: str
+    name: str
+    cites: str
+    start: Start
+    script: tuple[Step, ...]
+    after: tuple[Step, ...]
+    span: Span
+
+
+class Status(StrEnum):
+    PASSED = "passed"
+    FAILED = "failed"
+    # The scenario could not run: its file or its start (the save, the player count) is bad.
+    ERROR = "error"
+
+
+@dataclass(frozen=True, slots=True)
+class Outcome:
+    """How one scenario went.  ``failure`` locates the step that failed (``None`` when it
+    passed); ``diagnostics`` hold the problems of a scenario that could not run."""
+
+    file: str
+    name: str
+    status: Status
+    steps_run: int = 0
+    message: str = ""
+    span: Span | None = None
+    step: str = ""
+    cites: str = ""
+    diagnostics: tuple[Diagnostic, ...] = ()
+
+    @property
+    def passed(self) -> bool:
+        return self.status == Status.PASSED
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "file": self.file,
+            "name": self.name,
+            "cites": self.cites,
+            "status": self.status.value,
+            "steps_run": self.steps_run,
+            "step": self.step or None,
+            "line": self.span.line if self.span else None,
+            "column": self.span.column if self.span else None,
+            "message": self.message or None,
+            "diagnostics": [
+                {
+                    "code": d.code,
+                    "severity": d.severity.value,
+                    "message": d.message,
+                    "file": d.span.file,
+                    "line": d.span.line,
+                    "column": d.span.column,
+                    "hint": d.hint,
+                }
+                for d in self.diagnostics
+            ],
+        }
+
+
+# ---------------------------------------------------------------------------- loading
+def find_scenarios(ruleset_dir: Path) -> list[Path]:
+    """The scenario files of a ruleset folder: ``scenarios/*.yaml``, sorted by name."""
+    return sorted((ruleset_dir / "scenarios").glob("*.yaml"))
+
+
+def load_scenario(
+    source: Path | str, file_name: str | None = None
+) -> tuple[Scenario | None, list[Diagnostic]]:
+    """Load and check a scenario from a path or text.  Returns ``(None, problems)`` when it
+    does not load; every problem is located in the YAML.
+
+    >>> _, problems = load_scenario("name: x\\ncites: y\\nscript:\\n  - chose: a1\\n", "s.yaml")
+    >>> print(problems[0])
+    s.yaml:4:5: error RC010: unknown key `chose` in `script[0]` (hint: did you mean `choose`?)
+    """
+    name = file_name if file_name is not None else str(source)
+    data, positions, problems = load_yaml(source, name)
+    if data is None or problems:
+        return None, problems
+    problems = check_schema(data, SCENARIO_SCHEMA, positions, name)
+    if problems or not isinstance(data, dict):
+        return None, problems
+    script, script_problems = _steps(data.get("script"), "script", SCRIPT_STEPS, positions)
+    after, after_problems = _steps(data.get("after"), "after", CHECK_STEPS, positions)
+    problems = script_problems + after_problems
+    for step in script[:-1]:
+        if step.kind == "stop":
+            problems.append(
+                Diagnostic(
+                    STOP_NOT_LAST,
+                    "`stop` ends the script, so it must be its last line",
+                    step.span,
+                    hint="move the lines after it to `after:`, or drop the stop",
+                )
+            )
+    start = data.get("start") or {}
+    assert isinstance(start, dict)  # the schema says so
+    if "save" in start and len(start) > 1:
+        extra = ", ".join(f"`{k}`" for k in start if k != "save")
+        problems.append(
+            Diagnostic(
+                BAD_START,
+                f"a start from a save takes its players, seed and language from the save: "
+                f"drop {extra}",
+                positions.key_span(("start",)),
+            )
+        )
+    if problems:
+        return None, sorted(problems, key=Diagnostic.sort_key)
+    base = Path(name).parent if isinstance(source, Path) or file_name else Path(".")
+    save = start.get("save")
+    lang = start.get("lang")
+    players = start.get("players")
+    seed = start.get("seed")
+    scenario = Scenario(
+        file=name,
+        name=str(data["name"]),
+        cites=str(data["cites"]),
+        start=Start(
+            players=players if isinstance(players, int) else None,
+            seed=seed if isinstance(seed, int) else 0,
+            lang=lang if isinstance(lang, str) else None,
+            save=base / save if isinstance(save, str) else None,
+            span=positions.key_span(("start",)) if "start" in data else Span(name),
+        ),
+        script=tuple(script),
+        after=tuple(after),
+        span=Span(name),
+    )
+    return scenario, []
+
+
+def _steps(
+    items: JsonValue, section: str, kinds: Sequence[str], positions: PositionMap
+) -> tuple[list[Step], list[Diagnostic]]:
+    steps: list[Step] = []
+    problems: list[Diagnostic] = []
+    if not isinstance(items, list):
+        return steps, problems
+    for index, item in enumerate(items):
+        assert isinstance(item, dict)  # the schema says so
+        span = positions.key_span((section, index))
+        found = [k for k in item if k in kinds]
+        if len(found) != 1:
+            what = "nothing to do" if not found else ", ".join(f"`{k}`" for k in found)
+            problems.append(
+                Diagnostic(
+                    BAD_STEP,
+                    f"each line of `{section}` does exactly one thing; this one has {what}",
+                    span,
+                    hint="one of " + ", ".join(f"`{k}`" for k in kinds),
+                )
+            )
+            continue
+        kind = found[0]
+        seat = item.get("as")
+        if seat is not None and kind not in SEATED_STEPS:
+            problems.append(
+                Diagnostic(
+                    BAD_STEP,
+                    f"`as` chooses whose view an `expect` or `expect_log` reads; "
+                    f"`{kind}` does not take it",
+                    positions.key_span((section, index, "as")),
+                )
+            )
+            continue
+        steps.append(
+            Step(
+                kind=kind,
+                value=item[kind],
+                span=positions.value_span((section, index, kind)),
+                section=section,
+                number=index + 1,
+                seat=seat - 1 if isinstance(seat, int) else None,
+            )
+        )
+    return steps, problems
+
+
+# ---------------------------------------------------------------------------- running
+class _StepFailed(Exception):
+    def __init__(self, message: str) -> None:
+        super().__init__(message)
+        self.message = message
+
+
+def start_game(ruleset: GameStarter, scenario: Scenario) -> ScenarioGame:
+    """The game a scenario starts from (``ValueError`` when it cannot start)."""
+    if scenario.start.save is not None:
+        from rulecraft.interpreter.game import Game, Ruleset
+
+        if not isinstance(ruleset, Ruleset):
+            raise ValueError("only a compiled ruleset can load a save")
+        game: ScenarioGame = Game.load_file(ruleset, scenario.start.save)
+        return game
+    started: ScenarioGame = ruleset.new_game(
+        players=scenario.start.players, seed=scenario.start.seed, lang=scenario.start.lang
+    )
+    return started
+
+
+def run_scenario(ruleset: GameStarter, scenario: Scenario) -> Outcome:
+    """Play ``scenario`` against ``ruleset``; never raises for a failing or broken game."""
+    try:
+        game = start_game(ruleset, scenario)
+    except (ValueError, OSError) as err:
+        where = scenario.start.span or scenario.span
+        problem = Diagnostic(BAD_START, f"the game cannot start: {err}", where)
+        return Outcome(
+            scenario.file,
+            scenario.name,
+            Status.ERROR,
+            message=problem.message,
+            span=where,
+            cites=scenario.cites,
+            diagnostics=(problem,),
+        )
+    return play(game, scenario)
+
+
+def play(game: ScenarioGame, scenario: Scenario) -> Outcome:
+    """Run the script and the checks of ``scenario`` on ``game``."""
+    run = 0
+    for step in scenario.script:
+        failed = _try(game, scenario, step, run)
+        if failed is not None:
+            return failed
+        run += 1
+    stopped = bool(scenario.script) and scenario.script[-1].kind == "stop"
+    if not stopped:
+        unanswered = _unanswered(game, scenario, run)
+        if unanswered is not None:
+            return unanswered
+    for step in scenario.after:
+        failed = _try(game, scenario, step, run)
+        if failed is not None:
+            return failed
+        run += 1
+    return Outcome(scenario.file, scenario.name, Status.PASSED, run, cites=scenario.cites)
+
+
+def _try(game: ScenarioGame, scenario: Scenario, step: Step, run: int) -> Outcome | None:
+    """Do one step: ``None`` when it went well, else the failed outcome."""
+    try:
+        _do(game, step)
+    except _StepFailed as failed:
+        return _failed(scenario, step, failed.message, run)
+    except Exception as err:  # the engine or the rules broke: report it, never a traceback
+        return _failed(scenario, step, f"the engine raised {type(err).__name__}: {err}", run)
+    return None
+
+
+def _unanswered(game: ScenarioGame, scenario: Scenario, run: int) -> Outcome | None:
+    """A failure when the script ran out while the game still asks (unless it stopped)."""
+    decision = game.decision
+    if decision is None or game.result is not None:
+        return None
+    message = (
+        f"the script ran out while the game still asks {_seat_name(decision.seat)}: "
+        f"{decision.prompt!r}; legal: {_options_text(decision.options)} "
+        f'(answer it, or end the script with `- stop: "why"`)'
+    )
+    last = scenario.script[-1].span if scenario.script else scenario.span
+    return Outcome(
+        scenario.file,
+        scenario.name,
+        Status.FAILED,
+        run,
+        message=message,
+        span=last,
+        step="end of script",
+        cites=scenario.cites,
+    )
+
+
+def _failed(scenario: Scenario, step: Step, message: str, run: int) -> Outcome:
+    return Outcome(
+        scenario.file,
+        scenario.name,
+        Status.FAILED,
+        run,
+        message=message,
+        span=step.span,
+        step=step.describe(),
+        cites=scenario.cites,
+    )
+
+
+def _do(game: ScenarioGame, step: Step) -> None:
+    if step.kind == "choose":
+        _choose(game, str(step.value))
+    elif step.kind == "expect":
+        assert isinstance(step.value, str)
+        _expect(game, step.value, _check_seat(game, step.seat))
+    elif step.kind == "expect_decision":
+        assert isinstance(step.value, dict)
+        _expect_decision(game, step.value)
+    elif step.kind == "expect_log":
+        assert isinstance(step.value, str)
+        _expect_log(game, step.value, _check_seat(game, step.seat))
+    elif step.kind == "expect_result":
+        assert isinstance(step.value, dict)
+        _expect_result(game, step.value)
+    elif step.kind == "stop":
+        if game.result is not None:
+            raise _StepFailed(
+                f"`stop` waits for a game in progress, but the game is over "
+                f"({_result_text(game.result)}): drop the stop"
+            )
+    else:  # pragma: no cover - the schema allows no other key
+        raise _StepFailed(f"unknown step {step.kind!r}")
+
+
+def _check_seat(game: ScenarioGame, seat: int | None) -> int | None:
+    if seat is not None and not 0 <= seat < game.num_players:
+        raise _StepFailed(f"`as: {seat + 1}`: this game has seats 1 to {game.num_players}")
+    return seat
+
+
+def _pending(game: ScenarioGame, doing: str) -> Decision:
+    decision = game.decision
+    if game.result is not None:
+        raise _StepFailed(
+            f"the game is already over ({_result_text(game.result)}), so this line is "
+            f"never used: {doing}"
+        )
+    if decision is None:
+        raise _StepFailed(f"no decision is pending: {doing}")
+    return decision
+
+
+def _resolve(decision: Decision, ref: str) -> Option | None:
+    """The option named by id, else by exact label (``_StepFailed`` when ambiguous)."""
+    for opt in decision.options:
+        if opt.id == ref:
+            return opt
+    labelled = [o for o in decision.options if o.label == ref]
+    if len(labelled) > 1:
+        ids = ", ".join(o.id for o in labelled)
+        raise _StepFailed(f"{ref!r} is the label of several options ({ids}): choose by id")
+    return labelled[0] if labelled else None
+
+
+def _choose(game: ScenarioGame, ref: str) -> None:
+    decision = _pending(game, f"choose {ref!r}")
+    opt = _resolve(decision, ref)
+    if opt is None:
+        raise _StepFailed(
+            f"{ref!r} is not a legal option for {_seat_name(decision.seat)} "
+            f"({decision.prompt!r}); legal: {_options_text(decision.options)}"
+        )
+    game.choose(opt.id)
+
+
+def _evaluate(game: ScenarioGame, text: str, seat: int | None) -> Any:
+    try:
+        return game.evaluate_expr(text, seat)
+    except ValueError as err:
+        detail = re.sub(r"<expression>:1:(\d+): error ", r"at column \1: ", str(err))
+        raise _StepFailed(f"cannot evaluate `{text}`: {detail}") from None
+
+
+_COMPARISONS = ("==", "!=", "<=", ">=", "<", ">")
+
+
+def _sides(text: str) -> tuple[str, str, str] | None:
+    """``(left, op, right)`` when ``text`` is one comparison at its top level.
+
+    >>> _sides("count(spaces where empty(it)) == 7")
+    ('count(spaces where empty(it))', '==', '7')
+    >>> _sides("a == 1 and b == 2") is None
+    True
+    """
+    from rulecraft.grammar import ast
+    from rulecraft.grammar.parser import parse_expression
+
+    tree, problems = parse_expression(text, "<expression>")
+    if tree is None or problems or not isinstance(tree, ast.Binary):
+        return None
+    if tree.op not in _COMPARISONS or tree.right.span.line != 1:
+        return None
+    cut = tree.right.span.column - 1
+    left = text[:cut].rstrip()
+    if not left.endswith(tree.op):
+        return None
+    left = left[: -len(tree.op)].strip()
+    right = text[cut:].strip()
+    for side in (left, right):
+        parsed, side_problems = parse_expression(side, "<expression>")
+        if parsed is None or side_problems:
+            return None
+    return left, tree.op, right
+
+
+def _expect(game: ScenarioGame, text: str, seat: int | None) -> None:
+    seat = seat if seat is not None else (game.decision.seat if game.decision else None)
+    value = _evaluate(game, text, seat)
+    if value is True:
+        return
+    if not isinstance(value, bool):
+        raise _StepFailed(f"`{text}` gave {_show(value)}, not true or false")
+    detail = ""
+    sides = _sides(text)
+    if sides is not None:
+        left, _, right = sides
+        left_value = _show(_evaluate(game, left, seat))
+        right_value = _show(_evaluate(game, right, seat))
+        detail = f": `{left}` is {left_value}, `{right}` is {right_value}"
+    view = f" (as {_seat_name(seat)})" if seat is not None else ""
+    raise _StepFailed(f"expected `{text}` to be true, but it is false{detail}{view}")
+
+
+def _expect_decision(game: ScenarioGame, wanted: Mapping[str, JsonValue]) -> None:
+    decision = _pending(game, "expect_decision")
+    seat = wanted.get("seat")
+    if isinstance(seat, int) and decision.seat != seat - 1:
+        raise _StepFailed(
+            f"expected {_seat_name(seat - 1)} to decide, but {_seat_name(decision.seat)} "
+            f"decides ({decision.prompt!r})"
+        )
+    prompt = wanted.get("prompt")
+    if isinstance(prompt, str) and decision.prompt != prompt:
+        raise _StepFailed(f"expected the prompt {prompt!r}, but it is {decision.prompt!r}")
+    include = wanted.get("options_include") or []
+    assert isinstance(include, list)
+    missing = [str(r) for r in include if _resolve(decision, str(r)) is None]
+    if missing:
+        raise _StepFailed(
+            f"expected the options to include {', '.join(missing)}; "
+            f"legal: {_options_text(decision.options)}"
+        )
+    exclude = wanted.get("options_exclude") or []
+    assert isinstance(exclude, list)
+    present = [str(r) for r in exclude if _resolve(decision, str(r)) is not None]
+    if present:
+        raise _StepFailed(f"expected no option {', '.join(present)}, but it is offered")
+
+
+def _expect_log(game: ScenarioGame, text: str, seat: int | None) -> None:
+    lines = game.log if seat is None else game.log_for(seat)
+    if any(text in line for line in lines):
+        return
+    recent = " | ".join(lines[-5:]) or "(empty)"
+    whose = f"{_seat_name(seat)}'s log" if seat is not None else "the log"
+    raise _StepFailed(f"{text!r} is not in {whose}; its last lines: {recent}")
+
+
+def _expect_result(game: ScenarioGame, wanted: Mapping[str, JsonValue]) -> None:
+    result = game.result
+    if result is None:
+        decision = game.decision
+        asking = f": {_seat_name(decision.seat)} is asked {decision.prompt!r}" if decision else ""
+        raise _StepFailed(f"expected the game to be over, but it goes on{asking}")
+    winners = wanted.get("winners")
+    if isinstance(winners, list):
+        expected = sorted(int(w) - 1 for w in winners if isinstance(w, int))
+        if sorted(result.winners) != expected:
+            names = ", ".join(_seat_name(s) for s in expected) or "nobody"
+            raise _StepFailed(f"expected winners {names}, but: {_result_text(result)}")
+    draw = wanted.get("draw")
+    if isinstance(draw, bool) and result.draw != draw:
+        raise _StepFailed(
+            f"expected {'a draw' if draw else 'no draw'}, but: {_result_text(result)}"
+        )
+    reason = wanted.get("reason")
+    if isinstance(reason, str) and reason not in result.reason:
+        raise _StepFailed(f"expected the reason to contain {reason!r}, but it is {result.reason!r}")
+
+
+# ---------------------------------------------------------------------------- showing
+def _seat_name(seat: int) -> str:
+    return f"Player {seat + 1}"
+
+
+def _result_text(result: Result) -> str:
+    if result.draw:
+        who = "a draw"
+    elif result.winners:
+        who = "won by " + ", ".join(_seat_name(s) for s in result.winners)
+    else:
+        who = "nobody won"
+    return f"{who}; {result.reason}" if result.reason else who
+
+
+def _options_text(options: Sequence[Option]) -> str:
+    if not options:
+        return "(none)"
+    shown = [f"{o.id} ({o.label})" if o.label != o.id else o.id for o in options]
+    more = len(shown) - MAX_OPTIONS_SHOWN
+    text = ", ".join(shown[:MAX_OPTIONS_SHOWN])
+    return f"{text}, ... and {more} more" if more > 0 else text
+
+
+def _show(value: Any) -> str:
+    """A value of the language as a designer reads it (players by seat, texts plainly).
+
+    >>> _show(["@0", 3, True, {"": "hi"}])
+    '[Player 1, 3, true, "hi"]'
+    """
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, str):
+        seat = re.fullmatch(r"@(\d+)", value)
+        return _seat_name(int(seat.group(1))) if seat else value
+    if isinstance(value, list | tuple):
+        return "[" + ", ".join(_show(v) for v in value) + "]"
+    if isinstance(value, dict) and set(value) == {""}:
+        return json.dumps(value[""], ensure_ascii=False)
+    if value is None:
+        return "none"
+    return str(value)
