@@ -16,7 +16,7 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any, TextIO
 
-from rulecraft.diagnostics import Diagnostic
+from rulecraft.diagnostics import Diagnostic, Severity
 from rulecraft.interpreter.scenario import (
     Outcome,
     Status,
@@ -105,7 +105,7 @@ def run(args: argparse.Namespace) -> int:
     except rulecraft.RulesetError as err:
         return usage_error(
             f"ruleset {args.ruleset!r} does not validate (see `rulecraft validate`)",
-            [d for d in err.diagnostics if d.severity == "error"],
+            [d for d in err.diagnostics if d.severity == Severity.ERROR],
         )
     except Exception as err:  # a crash while loading must not become a traceback
         return usage_error(f"cannot load ruleset {args.ruleset!r}: {type(err).__name__}: {err}")
@@ -161,7 +161,7 @@ def _text_report(out: TextIO, ruleset: str, outcomes: Sequence[Outcome]) -> None
             print(f"PASS  {o.name}  ({o.file}, {o.steps_run} steps)", file=out)
             continue
         if o.status == Status.ERROR:
-            print(f"ERROR {o.name}  ({o.file}): {o.message}", file=out)
+            print(f"ERROR {o.name}  ({o.file}): could not run", file=out)
             for d in o.diagnostics:
                 print(f"      {d}", file=out)
             continue
