@@ -12,7 +12,8 @@ fits in 100 columns; otherwise it gets one statement per line.  Full-line commen
 just before the item, member or statement that follows them; trailing comments stay on
 their line, two spaces after the code.
 
->>> print(format_source('effect  greet( a,b ) :\\n  say "hi" # wave\\n  gain 1+2*a gold\\n', "x.rcl"))
+>>> messy = 'effect  greet( a,b ) :\\n  say "hi" # wave\\n  gain 1+2*a gold\\n'
+>>> print(format_source(messy, "x.rcl"))
 effect greet(a, b):
     say "hi"  # wave
     gain 1 + 2 * a gold
@@ -30,7 +31,7 @@ from typing import Any
 from rulecraft.grammar import ast
 from rulecraft.grammar.parser import ParseFailed, parse_source
 
-__all__ = ["LINE_WIDTH", "format_source", "format_unit", "format_expr", "strip_spans"]
+__all__ = ["LINE_WIDTH", "format_expr", "format_source", "format_unit", "strip_spans"]
 
 LINE_WIDTH = 100
 _INDENT = "    "
@@ -93,7 +94,7 @@ def format_expr(expr: ast.Expr, min_level: int = _WHERE) -> str:
     """One expression on one line, parenthesised where ``min_level`` needs it.
 
     >>> from rulecraft.grammar.parser import parse_expression
-    >>> e, _ = parse_expression("a-(b-c) + ((x where y).z)")
+    >>> e, _ = parse_expression("a-(b-c) + ((x where y).z)", "x.rcl")
     >>> format_expr(e)
     'a - (b - c) + (x where y).z'
     """
@@ -151,8 +152,12 @@ def _params(params: Sequence[str]) -> str:
 # A statement that is a bare expression must not start with a word that the statement
 # grammar reads as a verb or keyword (``draw(x)`` would become the draw effect).
 _STATEMENT_WORDS = frozenset(
-    "gain lose spend suffer heal deal draw discard move shuffle reveal roll go set clear let"
-    " end emit prevent flip exhaust ready say return win tie if for repeat choose test".split()
+    {
+        *("gain", "lose", "spend", "suffer", "heal", "deal", "draw", "discard", "move"),
+        *("shuffle", "reveal", "roll", "go", "set", "clear", "let", "end", "emit", "prevent"),
+        *("flip", "exhaust", "ready", "say", "return", "win", "tie", "if", "for", "repeat"),
+        *("choose", "test"),
+    }
 )
 _FIRST_WORD = re.compile(r"[^\W\d]\w*")
 
@@ -319,13 +324,27 @@ class _Printer:
         self.lines.append(_Line(indent, text, anchor if anchor and anchor > 0 else None, opens))
 
     def block(
-        self, indent: int, header: str, anchor: int | None, body: Sequence[ast.Stmt]
+        self,
+        indent: int,
+        header: str,
+        anchor: int | None,
+        body: Sequence[ast.Stmt],
+        *,
+        value: bool = False,
     ) -> None:
-        """``header:`` followed by a statement block, inline when written so and it fits."""
+        """``header:`` followed by a statement block, inline when written so and it fits.
+
+        An attribute's one-statement ``value`` stays on its line however long it is.
+        """
         if body and all(isinstance(s, ast.Do) for s in body) and self.src.body_is_inline(body[0]):
-            joined = "; ".join(_simple_stmt(s) for s in body if isinstance(s, ast.Do))
-            line = f"{header}: {joined}"
-            if len(_INDENT) * indent + len(line) <= LINE_WIDTH:
+            texts = [_simple_stmt(s) for s in body if isinstance(s, ast.Do)]
+            line = f"{header}: {'; '.join(texts)}"
+            fits = len(_INDENT) * indent + len(line) <= LINE_WIDTH
+            # One statement too long for a line of its own gains nothing from moving down.
+            hopeless = len(texts) == 1 and (
+                value or len(_INDENT) * (indent + 1) + len(texts[0]) > LINE_WIDTH
+            )
+            if fits or hopeless:
                 self.emit(indent, line, anchor)
                 return
         self.emit(indent, f"{header}:", anchor, opens=True)
@@ -416,7 +435,7 @@ class _Printer:
     def member(self, indent: int, member: ast.Member) -> None:
         line = member.span.line
         if isinstance(member, ast.Attribute):
-            self.block(indent, member.name, line, member.body)
+            self.block(indent, member.name, line, member.body, value=True)
         elif isinstance(member, ast.Ability):
             parts = ["ability"]
             if member.label is not None:
@@ -518,14 +537,13 @@ def _render(printer: _Printer, src: _Source) -> str:
 
     out: list[str] = []
     last_code: list[int] = []  # indices into `lines` of code lines already written
+    opener_last = False  # the last written line opens a block: no blank line after it
 
     def blank_before(source_line: int) -> bool:
-        return src.line(source_line - 1).blank and source_line > 1
+        return source_line > 1 and src.line(source_line - 1).blank
 
     def put_blank() -> None:
-        if out and out[-1] != "" and not out[-1].endswith(":"):
-            out.append("")
-        elif out and out[-1].endswith(":") and out[-1].lstrip().startswith("#"):
+        if out and out[-1] != "" and not opener_last:
             out.append("")
 
     def dangling_indent(comment: _Comment, next_indent: int) -> int | None:
@@ -536,19 +554,22 @@ def _render(printer: _Printer, src: _Source) -> str:
                 continue
             col = src.line(anchor).indent
             if col <= comment.column:
-                depth = lines[i].indent + (1 if col < comment.column and lines[i].opens_block else 0)
+                deeper = col < comment.column and lines[i].opens_block
+                depth = lines[i].indent + (1 if deeper else 0)
                 return depth if depth > next_indent else None
         return None
 
     def put_comment(comment: _Comment, indent: int) -> None:
+        nonlocal opener_last
         if blank_before(comment.line):
             put_blank()
         out.append(_INDENT * indent + comment.text)
+        opener_last = False
 
     pending = 0
 
     def flush(upto: int | None, next_indent: int, separator: bool) -> None:
-        """Write full-line comments before source line ``upto`` (all when None)."""
+        """Write the full-line comments before source line ``upto`` (all when None)."""
         nonlocal pending
         leading: list[_Comment] = []
         while pending < len(full) and (upto is None or full[pending].line < upto):
@@ -559,7 +580,7 @@ def _render(printer: _Printer, src: _Source) -> str:
                 put_comment(comment, depth)
             else:
                 leading.append(comment)
-        if separator and out:
+        if separator:
             put_blank()
         for comment in leading:
             put_comment(comment, next_indent)
@@ -568,16 +589,15 @@ def _render(printer: _Printer, src: _Source) -> str:
         is_item = i in item_starts
         if line.anchor is not None:
             flush(line.anchor, line.indent, is_item)
-            if not is_item and blank_before(line.anchor) and out:
-                prev = src.line(line.anchor - 1)
-                if prev.blank:
-                    put_blank()
-        elif is_item and out:
+            if blank_before(line.anchor):
+                put_blank()
+        elif is_item:
             put_blank()
         text = _INDENT * line.indent + line.text
         if i in trailing:
             text += "  " + " ".join(trailing[i])
         out.append(text)
+        opener_last = line.opens_block
         last_code.append(i)
     flush(None, 0, False)
     while out and out[-1] == "":
