@@ -393,6 +393,10 @@ class Compiler:
                 )
             return lambda ctx: v
         if isinstance(e, ast.TextLit):
+            if not e.text.translations:
+                # an untranslated text is a plain string: it compares with unit names
+                plain = e.text.default
+                return lambda ctx: plain
             d = e.text.as_dict()
             return lambda ctx: d
         if isinstance(e, ast.Name):
@@ -1429,7 +1433,7 @@ class Compiler:
             if choices:
                 self.options(
                     chooser,
-                    None,
+                    entry.label,
                     [(c.label, c.condition, c.body, c.span) for c in choices],
                     code,
                     scope,

@@ -185,10 +185,9 @@ def is_active(ctx: Ctx, cid: str) -> bool:
 
 
 def _owner_player(ctx: Ctx, cid: str) -> str | None:
-    owner = ctx.st["comps"][cid].get("o")
-    if owner is None:
-        return player(ctx.st["active"])
-    return player(owner)
+    """Who "you" is for a component's text: its owner, else whoever's zone holds it, else
+    the active player."""
+    return player(controller(ctx, cid))
 
 
 def controller(ctx: Ctx, cid: str) -> int:

@@ -531,8 +531,9 @@ def _policy_pick(ctx: Ctx, policy: str, options: list[list[Any]], apply: Any) ->
     for opt in options:
         trial = E.copy_ctx(ctx)
         trial.by_def = ctx.by_def
-        trial.st["stack"][-1][2]["_answer"] = opt[2]
-        trial.st["stack"][-1][1] -= 0
+        frame = trial.st["stack"][-1]
+        frame[2]["_answer"] = opt[2]
+        frame[1] -= 1  # run the choosing instruction again, now with its answer
         try:
             E.run(trial)
         except RuleError:
@@ -663,8 +664,9 @@ def _options(
         if not opts:
             ctx.frame[1] = end[0]
             return
-        if policy is not None:
-            ctx.loc["_answer"] = _policy_pick(ctx, policy, opts, None)
+        if policy is not None or len(opts) == 1:
+            # a rule-made choice, or a forced one: no decision for anybody
+            ctx.loc["_answer"] = _policy_pick(ctx, policy, opts, None) if policy else opts[0][2]
             _stay(ctx)
             return
         E.ask(ctx, _decider(ctx, who), E.text_of(ctx, prompt), opts, "choose")
