@@ -17,11 +17,11 @@ from typing import Any, cast
 
 from rich.console import Console
 
+from rulecraft.interpreter.game import default_ruleset
 from rulecraft.repl import terminal
 from rulecraft.repl.ports import AgentFactory, GameSource, PlayableGame, engine_agent_factory
 from rulecraft.repl.session import HUMAN, Session
 
-DEFAULT_RULESET = "radlands"
 DEFAULT_BOT = "mcts:200"
 FALLBACK_BOT = "random"
 
@@ -30,7 +30,9 @@ def register(sub: Any) -> None:
     p: argparse.ArgumentParser = sub.add_parser(
         "play", help="play a ruleset in the REPL", description=__doc__
     )
-    p.add_argument("ruleset", nargs="?", help=f"ruleset name or path (default {DEFAULT_RULESET})")
+    p.add_argument(
+        "ruleset", nargs="?", help="ruleset name or path (default: the bundled default game)"
+    )
     p.add_argument("--seed", type=int, help="random seed (default: a fresh one, printed)")
     p.add_argument(
         "--seat",
@@ -89,7 +91,7 @@ def load_source(name: str | None, factory: str | None) -> GameSource:
             importlib.import_module(module_name), attr
         )
         return make(name)
-    wanted = name or DEFAULT_RULESET
+    wanted = name or default_ruleset()
     try:
         import rulecraft
 

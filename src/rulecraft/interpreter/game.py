@@ -55,6 +55,19 @@ def bundled_root() -> Path:
     return here.parent.parent / "rulesets"
 
 
+def default_ruleset() -> str:
+    """The bundled default game: the name in ``rulesets/DEFAULT`` (the engine names no game)."""
+    marker = bundled_root() / "DEFAULT"
+    try:
+        name = marker.read_text(encoding="utf-8").strip()
+    except OSError:
+        name = ""
+    names = bundled_names()
+    if name in names:
+        return name
+    return names[0] if names else name
+
+
 def bundled_names() -> list[str]:
     root = bundled_root()
     if not root.is_dir():
