@@ -102,6 +102,7 @@ def test_a_save_that_does_not_exist_is_an_error_not_a_failure(tictactoe: rulecra
     assert outcome.status == Status.ERROR
     assert "cannot read the save" in outcome.message
     assert outcome.diagnostics[0].code == "RCT03"
+    assert (outcome.diagnostics[0].span.line, outcome.diagnostics[0].span.column) == (3, 15)
 
 
 def test_a_player_count_the_ruleset_refuses_is_an_error(tictactoe: rulecraft.Ruleset) -> None:

@@ -333,7 +333,12 @@ def load_scenario(
             seed=seed if isinstance(seed, int) else 0,
             lang=lang if isinstance(lang, str) else None,
             save=base / save if isinstance(save, str) else None,
-            span=positions.key_span(("start",)) if "start" in data else Span(name),
+            # a save that cannot load is blamed on its path; any other refusal on `start`
+            span=positions.value_span(("start", "save"))
+            if "save" in start
+            else positions.key_span(("start",))
+            if "start" in data
+            else Span(name),
         ),
         script=tuple(script),
         after=tuple(after),
