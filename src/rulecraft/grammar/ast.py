@@ -147,6 +147,7 @@ class Do(Stmt):
     name: str | None = None
     args: tuple[Expr, ...] = ()
     position: str | None = None
+    until: str | None = None
 
 
 @dataclass(frozen=True, slots=True)

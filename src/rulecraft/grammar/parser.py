@@ -399,7 +399,14 @@ class _Builder(Transformer[Token, Any]):
         return self._do("goto", c)
 
     def set_flag(self, c: list[Any]) -> ast.Do:
-        return self._do("set_flag", c[1:], name=str(c[0]), value=None)
+        do = self._do("set_flag", c[1:], name=str(c[0]), value=None)
+        until = self._clause(c, "until")
+        if until is None:
+            return do
+        return ast.Do(do.span, do.verb, target=do.target, name=do.name, until=str(until))
+
+    def until(self, c: list[Any]) -> Tree[Any]:
+        return Tree("until", [str(c[0])])
 
     def clear_flag(self, c: list[Any]) -> ast.Do:
         return self._do("clear_flag", c[1:], name=str(c[0]), value=None)

@@ -233,6 +233,11 @@ def _has(ctx: Ctx, a: list[Any]) -> bool:
     return has_flag(ctx, a[0], str(a[1]))
 
 
+def _range(ctx: Ctx, a: list[Any]) -> list[int]:
+    """``range(1, 3)`` is ``[1, 2, 3]``: both ends included, as a rulebook counts."""
+    return list(range(int(a[0]), int(a[1]) + 1))
+
+
 def _seat(ctx: Ctx, a: list[Any]) -> int:
     return seat_of(a[0])
 
@@ -252,6 +257,7 @@ BUILTINS: dict[str, tuple[Builtin, int, int]] = {
     "empty": (_empty, 1, 1),
     "owner": (_owner, 1, 1),
     "seat": (_seat, 1, 1),
+    "range": (_range, 2, 2),
     "adjacent": (spatial.adjacent, 2, 2),
     "distance": (spatial.distance, 2, 2),
     "space_at": (spatial.space_at, 2, 2),

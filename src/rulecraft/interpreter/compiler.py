@@ -63,6 +63,7 @@ SPECIAL_NAMES = {
     "amount",
 }
 ENDS = ("turn", "phase", "round", "game", "activation")
+DURATIONS = ("turn_end", "round_end", "phase_end")
 
 
 def _text(value: Any, default: str = "") -> dict[str, str]:
@@ -951,7 +952,9 @@ class Compiler:
                 self.flags_set.add(s.name)
             self.symbols.add(s.name)
             subject = self.expr(s.target, scope) if s.target else None
-            code.add(_flag(s.name, subject, v == "set_flag"), span)
+            if s.until is not None and s.until not in DURATIONS:
+                self._unknown(s.until, span, DURATIONS, "duration")
+            code.add(_flag(s.name, subject, v == "set_flag", s.until), span)
             return scope
         if v == "set":
             if s.value is None or s.target is None:
@@ -1546,6 +1549,7 @@ class Compiler:
             _round_end(round_end, bool(flow.get("rotate_start", False)), labels), self.mspan("flow")
         )
         labels["phase_starts"] = phase_starts
+        labels["trigger_order"] = str(flow.get("trigger_order", "active_first"))
         main = self.finish(code)
         return main, labels, tuple(phases)
 

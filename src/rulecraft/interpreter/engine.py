@@ -433,6 +433,9 @@ def handlers(
     found: list[tuple[int, int, TriggerSpec, dict[str, Any]]] = []
     n = st["players"]
     active = st["active"]
+    # "active_first" (default): the active seat's triggers first; "others_first": starting
+    # from the next seat, the active seat last.
+    first = 1 if ctx.prog.flow.get("trigger_order") == "others_first" else 0
     order = 0
     for spec in specs:
         if (spec.timing == "before") != (timing == "before"):
@@ -452,7 +455,7 @@ def handlers(
                 if not ok:
                     continue
             seat = seat_of(you) if you else active
-            rank = -1 if src is None else (seat - active) % n
+            rank = -1 if src is None else (seat - active - first) % n
             found.append((rank, order, spec, local))
             order += 1
     found.sort(key=lambda t: (t[0], t[1]))

@@ -242,6 +242,8 @@ def _turn_start(ctx: Ctx) -> None:
 def _phase_start(index: int, body: int | None) -> Instr:
     def phase_start(ctx: Ctx) -> None:
         st = ctx.st
+        if st["phase"] >= 0:
+            _expire(ctx, "phase_end")
         st["phase"] = index
         _clear_used(st, "phase|")
         you = E.player(st["active"])
@@ -258,6 +260,8 @@ def _turn_end(order: str, labels: dict[str, Any]) -> Instr:
         loc = ctx.loc
         if not loc.get("_ended"):
             loc["_ended"] = True
+            _expire(ctx, "phase_end")
+            _expire(ctx, "turn_end")
             E.emit(ctx, "turn_end", [E.player(st["active"])])
             _stay(ctx)
             return
@@ -278,6 +282,7 @@ def _round_end(body: int | None, rotate: bool, labels: dict[str, Any]) -> Instr:
         loc = ctx.loc
         if not loc.get("_ended"):
             loc["_ended"] = True
+            _expire(ctx, "round_end")
             if body is not None:
                 E.push(ctx, body, {"you": E.player(st["start"]), "this": None})
             E.emit(ctx, "round_end", [st["round"]])
@@ -759,7 +764,11 @@ def _draw(count: ExprFn, src: ExprFn, dst: ExprFn, reshuffle: ExprFn | None) -> 
             if not pile:
                 E.emit(ctx, "exhausted", [source])
                 break
-            cid = pile[-1]
+            spec = ctx.prog.zones.get(E.zone_name(source)) if isinstance(source, str) else None
+            if spec is not None and spec.order == "bag":
+                cid = pile[E.random_below(ctx, len(pile))]  # drawn blind from a bag
+            else:
+                cid = pile[-1]
             E.move_comp(ctx, cid, dest)
             who = f"Player {seat + 1}" if seat is not None else "The game"
             if seat is not None:
@@ -857,24 +866,44 @@ def _test(skill: str, target: ExprFn, extra: ExprFn | None) -> Instr:
     return test
 
 
-def _flag(name: str, subject: ExprFn | None, on: bool) -> Instr:
+def _expire(ctx: Ctx, scope: str) -> None:
+    """Clear the flags set ``until`` this moment (``turn_end``, ``round_end``, ``phase_end``)."""
+    timed = ctx.st["mem"].get("timed")
+    if not timed:
+        return
+    keep = []
+    for entry in timed:
+        if entry[0] == scope:
+            _apply_flag(ctx, entry[2], entry[1], False)
+        else:
+            keep.append(entry)
+    ctx.st["mem"]["timed"] = keep
+
+
+def _apply_flag(ctx: Ctx, name: str, target: Any, on: bool) -> None:
+    st = ctx.st
+    for t in [target] if not isinstance(target, list) else target:
+        if t is None:
+            flags = st["gflags"]
+        elif isinstance(t, str) and t.startswith("@"):
+            flags = st["pflags"][E.seat_of(t)]
+        elif E.is_comp(t):
+            flags = st["comps"][t]["f"]
+        else:
+            raise RuleError(f"cannot set a flag on {t!r}")
+        if on and name not in flags:
+            flags.append(name)
+            flags.sort()
+        elif not on and name in flags:
+            flags.remove(name)
+
+
+def _flag(name: str, subject: ExprFn | None, on: bool, until: str | None = None) -> Instr:
     def flag(ctx: Ctx) -> None:
-        st = ctx.st
         target = subject(ctx) if subject is not None else None
-        for t in [target] if not isinstance(target, list) else target:
-            if t is None:
-                flags = st["gflags"]
-            elif isinstance(t, str) and t.startswith("@"):
-                flags = st["pflags"][E.seat_of(t)]
-            elif E.is_comp(t):
-                flags = st["comps"][t]["f"]
-            else:
-                raise RuleError(f"cannot set a flag on {t!r}")
-            if on and name not in flags:
-                flags.append(name)
-                flags.sort()
-            elif not on and name in flags:
-                flags.remove(name)
+        _apply_flag(ctx, name, target, on)
+        if on and until is not None:
+            ctx.st["mem"].setdefault("timed", []).append([until, target, name])
 
     return flag
 
