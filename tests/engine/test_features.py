@@ -1,0 +1,132 @@
+"""Smaller engine features on tiny rulesets written inline."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+import rulecraft
+
+
+def make(tmp_path: Path, manifest: str, rules: str) -> rulecraft.Ruleset:
+    (tmp_path / "ruleset.yaml").write_text(manifest, encoding="utf-8")
+    (tmp_path / "rules.rcl").write_text(rules, encoding="utf-8")
+    return rulecraft.load(tmp_path)
+
+
+BASE = """rulecraft: 1
+name: t
+players: {min: 2, max: 2}
+resources:
+  gold: {per: player, start: 0}
+"""
+
+
+def test_a_flag_set_until_the_end_of_the_turn_is_gone_next_turn(tmp_path: Path) -> None:
+    ruleset = make(
+        tmp_path,
+        BASE
+        + """flow:
+  phases:
+    - name: main
+      actions: [shield, check]
+      max: 1
+      mandatory: true
+""",
+        """action shield "Shield":
+    set flag shielded on you until turn_end
+
+action check "Check" if you has shielded:
+    gain 1 gold
+""",
+    )
+    game = ruleset.new_game(seed=1)
+    assert game.legal_ids() == ["act:shield"]
+    game.choose("act:shield")
+    # the shield lasted only for seat 1's turn: nothing to check on seat 2's turn
+    assert game.decision is not None and game.decision.seat == 1
+    assert game.legal_ids() == ["act:shield"]
+    assert game.evaluate_expr("you has shielded", 0) is False
+
+
+def test_a_bag_is_drawn_from_blind_and_reproducibly(tmp_path: Path) -> None:
+    ruleset = make(
+        tmp_path,
+        BASE
+        + """kinds:
+  token: {}
+zones:
+  bag: {order: bag, visibility: hidden}
+  tray: {per: player, visibility: owner}
+components:
+  - {kind: token, zone: bag}
+setup: |
+  draw 3 from bag to you.tray
+flow:
+  phases:
+    - name: main
+      actions: [wait]
+""",
+        """token a "A":
+    copies: 4
+token b "B":
+    copies: 4
+action wait "Wait":
+    say "waiting"
+""",
+    )
+    draws = set()
+    for seed in range(12):
+        game = ruleset.new_game(seed=seed)
+        tray = tuple(game.state["zones"]["z:tray@0"])
+        assert len(tray) == 3
+        assert tray == tuple(ruleset.new_game(seed=seed).state["zones"]["z:tray@0"])
+        draws.add(tray)
+    # the bag is not drawn from the top: different seeds draw different tokens
+    assert len(draws) > 3
+
+
+def test_range_counts_both_ends(tmp_path: Path) -> None:
+    ruleset = make(
+        tmp_path,
+        BASE + "flow:\n  phases:\n    - name: main\n      actions: [pick]\n",
+        """action pick "Pick a number" for n in range(1, 3):
+    gain n gold
+""",
+    )
+    game = ruleset.new_game(seed=0)
+    assert game.legal_ids()[:3] == ["act:pick:1", "act:pick:2", "act:pick:3"]
+    game.choose("act:pick:3")
+    assert game.state["res"][0]["gold"] == 3
+
+
+@pytest.mark.parametrize(("order", "first"), [("active_first", "@0"), ("others_first", "@1")])
+def test_trigger_order_is_declared_by_the_ruleset(tmp_path: Path, order: str, first: str) -> None:
+    ruleset = make(
+        tmp_path,
+        BASE
+        + f"""kinds:
+  watcher: {{active_in: [table]}}
+zones:
+  table: {{per: player}}
+components:
+  - {{kind: watcher, zone: table}}
+flow:
+  trigger_order: {order}
+  phases:
+    - name: main
+      actions: [ring]
+""",
+        """watcher bell "Bell":
+    when rang:
+        say you
+
+action ring "Ring":
+    emit rang
+""",
+    )
+    game = ruleset.new_game(seed=0)
+    game.choose("act:ring")
+    said = [line for line in game.log if line.startswith("Player")][-2:]
+    assert said[0] == ("Player 1" if first == "@0" else "Player 2")
