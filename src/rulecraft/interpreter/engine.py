@@ -562,34 +562,44 @@ def run(ctx: Ctx) -> None:
     stack = st["stack"]
     routines = ctx.prog.routines
     steps = 0
-    while st["pending"] is None and st["result"] is None:
-        if not stack:
-            finish(ctx, [], True, "The rules ran out.")
-            return
-        frame = stack[-1]
-        code = routines[frame[0]].code
-        pc = frame[1]
-        if pc >= len(code):
-            stack.pop()
-            continue
-        frame[1] = pc + 1
-        ctx.frame = frame
-        ctx.loc = frame[2]
-        try:
-            code[pc](ctx)
-        except RuleError:
-            raise
-        except (KeyError, IndexError, TypeError, ValueError, ZeroDivisionError) as err:
-            routine = routines[frame[0]]
-            span = routine.spans[pc] if pc < len(routine.spans) else None
-            raise RuleError(f"{span}: {type(err).__name__}: {err}") from err
-        steps += 1
-        if steps > MAX_STEPS_PER_DECISION:
-            routine = routines[frame[0]]
-            raise RuleError(
-                f"{routine.spans[pc] if pc < len(routine.spans) else routine.name}: "
-                "the rules run in a loop without asking anybody anything"
-            )
+    frame: list[Any] = []
+    pc = 0
+    try:
+        while st["pending"] is None and st["result"] is None:
+            if not stack:
+                finish(ctx, [], True, "The rules ran out.")
+                return
+            frame = stack[-1]
+            code = routines[frame[0]].code
+            ctx.frame = frame
+            ctx.loc = frame[2]
+            # Run this frame's instructions until it ends, another frame takes over, or
+            # somebody must decide.
+            while True:
+                pc = frame[1]
+                if pc >= len(code):
+                    stack.pop()
+                    break
+                frame[1] = pc + 1
+                code[pc](ctx)
+                steps += 1
+                if stack and stack[-1] is frame and st["pending"] is None:
+                    if st["result"] is not None:
+                        return
+                    if steps > MAX_STEPS_PER_DECISION:
+                        break
+                    continue
+                break
+            if steps > MAX_STEPS_PER_DECISION:
+                routine = routines[frame[0]]
+                where = routine.spans[pc] if pc < len(routine.spans) else routine.name
+                raise RuleError(f"{where}: the rules run in a loop without asking anybody anything")
+    except RuleError:
+        raise
+    except (KeyError, IndexError, TypeError, ValueError, ZeroDivisionError, AttributeError) as err:
+        routine = routines[frame[0]] if frame else None
+        span = routine.spans[pc] if routine is not None and pc < len(routine.spans) else None
+        raise RuleError(f"{span}: {type(err).__name__}: {err}") from err
 
 
 def new_state(prog: Program, players: int, seed: int, lang: str) -> State:
