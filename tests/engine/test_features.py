@@ -130,3 +130,20 @@ action ring "Ring":
     game.choose("act:ring")
     said = [line for line in game.log if line.startswith("Player")][-2:]
     assert said[0] == ("Player 1" if first == "@0" else "Player 2")
+
+
+def test_validate_writes_the_story_graph_and_checks_translations(tmp_path: Path) -> None:
+    from rulecraft.cli.main import main
+
+    story = Path(__file__).parent / "fixtures" / "story"
+    target = tmp_path / "story.mmd"
+    assert main(["validate", str(story), "--story-graph", str(target)]) == 0
+    graph = target.read_text(encoding="utf-8")
+    assert "e1 --> e2" in graph and "e1 --> e3" in graph
+    assert 'e2(["2: The Open Road"])' in graph  # an ending
+    dot = tmp_path / "story.dot"
+    assert main(["validate", str(story), "--story-graph", str(dot)]) == 0
+    assert dot.read_text(encoding="utf-8").startswith("digraph story")
+    # every English text lacks a German translation: warnings, which fail only --strict
+    assert main(["validate", str(story), "--lang", "de"]) == 0
+    assert main(["validate", str(story), "--lang", "de", "--strict"]) == 1

@@ -41,7 +41,36 @@ def register(sub: Any) -> None:
     )
     p.add_argument("--strict", action="store_true", help="fail on warnings too")
     p.add_argument("--lang", metavar="L", help="also check the texts of language L")
+    p.add_argument(
+        "--story-graph",
+        metavar="FILE",
+        type=Path,
+        help="write the story graph of numbered entries (Mermaid; DOT if FILE ends in .dot)",
+    )
     p.set_defaults(func=run)
+
+
+def _story_graph(paths: Sequence[Path], target: Path) -> str:
+    """Write the story graph of the first ruleset with entries; return a summary line."""
+    from rulecraft.validators.pipeline import check_ruleset, find_rulesets
+    from rulecraft.validators.semantic import story_graph
+
+    for path in paths:
+        for root in find_rulesets(path if path.is_dir() else path.parent):
+            checked = check_ruleset(root)
+            if checked.compiler is None or not checked.compiler.entries:
+                continue
+            graph = story_graph(checked.compiler)
+            text = graph.dot() if target.suffix == ".dot" else graph.mermaid()
+            target.write_text(text, encoding="utf-8")
+            reached = graph.reachable()
+            return (
+                f"story of {root.name}: {len(graph.entries)} entries, "
+                f"{len(reached & set(graph.entries))} reachable, "
+                f"{len(graph.endings)} endings ({len(graph.endings & reached)} reachable); "
+                f"graph written to {target}"
+            )
+    return "no story entries found: no graph written"
 
 
 def internal_error(error: BaseException, paths: Sequence[Path]) -> Diagnostic:
@@ -97,6 +126,13 @@ def run(args: argparse.Namespace) -> int:
             traceback.print_exc()
         diagnostics = [internal_error(error, paths)]
     print(render(diagnostics, output_format))
+    graph_target: Path | None = getattr(args, "story_graph", None)
+    if graph_target is not None:
+        try:
+            print(_story_graph(paths, graph_target), file=sys.stderr)
+        except OSError as error:
+            print(f"cannot write {graph_target}: {error.strerror}", file=sys.stderr)
+            return 2
     if any(d.code == INTERNAL_ERROR for d in diagnostics):
         return 2
     return 1 if has_errors(diagnostics, strict=args.strict) else 0

@@ -39,6 +39,7 @@ class CheckedRuleset:
     units: list[ast.Unit]
     program: Any  # rulecraft.interpreter.program.Program | None
     diagnostics: list[Diagnostic]
+    compiler: Any = None  # the Compiler, for the story graph and other whole-ruleset views
 
 
 def _read_rcl(path: Path, shown: str) -> tuple[str | None, list[Diagnostic]]:
@@ -145,7 +146,7 @@ def parse_files(
     return units, problems
 
 
-def check_ruleset(root: Path) -> CheckedRuleset:
+def check_ruleset(root: Path, lang: str | None = None) -> CheckedRuleset:
     """Check one ruleset folder and compile it when it has no errors."""
     from rulecraft.interpreter.compiler import Compiler
 
@@ -175,6 +176,7 @@ def check_ruleset(root: Path) -> CheckedRuleset:
     units, parse_problems = parse_files(root, patterns, shown)
     diagnostics.extend(parse_problems)
     program = None
+    compiler = None
     if not any(d.severity == Severity.ERROR for d in schema_problems):
 
         def locate(path: tuple[Any, ...], positions: PositionMap = positions) -> Span:
@@ -188,14 +190,16 @@ def check_ruleset(root: Path) -> CheckedRuleset:
                 Diagnostic("RC104", "an expression is nested too deeply to compile", Span(shown))
             )
         diagnostics.extend(compiler.diags)
-        from rulecraft.validators.semantic import story_checks
+        from rulecraft.validators.semantic import story_checks, translation_checks
 
         diagnostics.extend(story_checks(compiler))
+        if lang is not None:
+            diagnostics.extend(translation_checks(units, data, lang, shown))
         if any(d.severity == Severity.ERROR for d in diagnostics):
             program = None
     if program is not None:
         object.__setattr__(program, "root", str(root))
-    return CheckedRuleset(root, data, units, program, _dedupe(diagnostics))
+    return CheckedRuleset(root, data, units, program, _dedupe(diagnostics), compiler)
 
 
 def _dedupe(diags: list[Diagnostic]) -> list[Diagnostic]:
@@ -216,8 +220,10 @@ def find_rulesets(path: Path) -> list[Path]:
     return sorted(p.parent for p in path.glob(f"*/{MANIFEST}"))
 
 
-def validate_paths(paths: list[Path]) -> list[Diagnostic]:
-    """Every problem in the rulesets at ``paths`` (folders, or files inside a ruleset)."""
+def validate_paths(paths: list[Path], lang: str | None = None) -> list[Diagnostic]:
+    """Every problem in the rulesets at ``paths`` (folders, or files inside a ruleset).
+
+    With ``lang``, also every text that has no translation into that language."""
     out: list[Diagnostic] = []
     for path in paths:
         path = Path(path)
@@ -226,7 +232,7 @@ def validate_paths(paths: list[Path]) -> list[Diagnostic]:
             while root != root.parent and not (root / MANIFEST).is_file():
                 root = root.parent
             if (root / MANIFEST).is_file():
-                out.extend(check_ruleset(root).diagnostics)
+                out.extend(check_ruleset(root, lang).diagnostics)
             elif path.suffix == ".rcl":
                 text, problems = _read_rcl(path, str(path))
                 out.extend(problems)
@@ -246,5 +252,5 @@ def validate_paths(paths: list[Path]) -> list[Diagnostic]:
                 )
             )
         for root in roots:
-            out.extend(check_ruleset(root).diagnostics)
+            out.extend(check_ruleset(root, lang).diagnostics)
     return out

@@ -8,7 +8,7 @@ graph as Mermaid or DOT.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
@@ -152,6 +152,56 @@ def story_graph(comp: Compiler) -> StoryGraph:
         if isinstance(value, int):
             graph.roots.add(value)
     return graph
+
+
+def _texts(node: object) -> Iterator[tuple[ast.Text, object]]:
+    """Every translatable text in a syntax tree, with the node that holds it."""
+    if isinstance(node, ast.Text):
+        yield node, node
+        return
+    if isinstance(node, tuple | list):
+        for x in node:
+            yield from _texts(x)
+        return
+    fields = getattr(node, "__dataclass_fields__", None)
+    if fields is None:
+        return
+    for name in fields:
+        if name == "span":
+            continue
+        value = getattr(node, name)
+        if isinstance(value, ast.Text):
+            yield value, node
+        elif isinstance(value, tuple | list) or hasattr(value, "__dataclass_fields__"):
+            yield from _texts(value)
+
+
+def translation_checks(
+    units: list[ast.Unit], manifest: Mapping[str, object], lang: str, manifest_file: str
+) -> list[Diagnostic]:
+    """A warning for every text of the ``.rcl`` files with no translation into ``lang``."""
+    languages = manifest.get("languages") or []
+    if isinstance(languages, list) and languages and languages[0] == lang:
+        return []  # the default language is the text itself
+    out: list[Diagnostic] = []
+    for unit in units:
+        for text, holder in _texts(unit.items):
+            if not text.default.strip():
+                continue
+            if lang not in dict(text.translations):
+                span = getattr(holder, "span", None)
+                if span is None:
+                    continue
+                out.append(
+                    Diagnostic(
+                        "RC240",
+                        f"{text.default[:40]!r} has no {lang} translation",
+                        span,
+                        Severity.WARNING,
+                        f'add @{lang} "..." after the text',
+                    )
+                )
+    return out
 
 
 def story_checks(comp: Compiler) -> list[Diagnostic]:
