@@ -233,6 +233,12 @@ def _has(ctx: Ctx, a: list[Any]) -> bool:
     return has_flag(ctx, a[0], str(a[1]))
 
 
+def _reverse(ctx: Ctx, a: list[Any]) -> list[Any]:
+    """The collection in reverse order (``reverse(players)``: a setup step in reverse turn
+    order)."""
+    return list(reversed(as_list(ctx, a[0])))
+
+
 def _range(ctx: Ctx, a: list[Any]) -> list[int]:
     """``range(1, 3)`` is ``[1, 2, 3]``: both ends included, as a rulebook counts."""
     return list(range(int(a[0]), int(a[1]) + 1))
@@ -258,6 +264,7 @@ BUILTINS: dict[str, tuple[Builtin, int, int]] = {
     "owner": (_owner, 1, 1),
     "seat": (_seat, 1, 1),
     "range": (_range, 2, 2),
+    "reverse": (_reverse, 1, 1),
     "adjacent": (spatial.adjacent, 2, 2),
     "distance": (spatial.distance, 2, 2),
     "space_at": (spatial.space_at, 2, 2),
