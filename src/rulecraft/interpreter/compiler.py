@@ -203,6 +203,7 @@ class Compiler:
             languages=tuple(self.m.get("languages") or ["en"]),
             min_players=int(players.get("min", 1)),
             max_players=int(players.get("max", players.get("min", 1))),
+            default_players=int(players.get("default", players.get("min", 1))),
             routines=self.routines,
             zones=self.zones,
             resources=self.resources,
@@ -1357,6 +1358,14 @@ class Compiler:
         self, mem: ast.Trigger, owner: str | None, side: str | None, label: ast.Text | None
     ) -> TriggerSpec:
         self.events_listened.append((mem.event, mem.span))
+        preventable = {event for event, _ in RESOURCE_VERBS.values()}
+        if mem.timing == "before" and mem.event not in preventable:
+            self.warn(
+                "RC222",
+                f"'before {mem.event}' never runs: only amounts can be changed beforehand",
+                mem.span,
+                "before-triggers answer " + ", ".join(sorted(preventable)) + "; use 'when'",
+            )
         scope = Scope(set(mem.params) | {"you", "this"}, True)
         routine_code = _Code(f"{owner or 'rule'}.{mem.timing}.{mem.event}")
         if mem.optional:
@@ -1673,6 +1682,7 @@ class Compiler:
             "entered",
             "reshuffled",
             "tested",
+            "exhausted",
         }
         for event, span in self.events_listened:
             if event not in builtin_events and event not in self.events_emitted:

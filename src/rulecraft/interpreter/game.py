@@ -116,7 +116,7 @@ class Ruleset:
     def new_game(self, players: int | None = None, seed: int = 0, lang: str | None = None) -> Game:
         """A new game, run up to its first decision."""
         prog = self.program
-        n = players if players is not None else prog.min_players
+        n = players if players is not None else prog.default_players
         if not prog.min_players <= n <= prog.max_players:
             raise ValueError(
                 f"{prog.name} is for {prog.min_players}-{prog.max_players} players, not {n}"

@@ -233,23 +233,25 @@ def _turn_start(ctx: Ctx) -> None:
     you = E.player(st["active"])
     ctx.loc["you"] = you
     _clear_used(st, "turn|")
-    for comp in st["comps"].values():
-        if comp.get("x") and comp["o"] == st["active"] and False:
-            comp["x"] = False
     E.emit(ctx, "turn_start", [you])
 
 
 def _phase_start(index: int, body: int | None) -> Instr:
     def phase_start(ctx: Ctx) -> None:
         st = ctx.st
-        if st["phase"] >= 0:
+        previous = st["phase"]
+        if previous >= 0:
             _expire(ctx, "phase_end")
         st["phase"] = index
         _clear_used(st, "phase|")
         you = E.player(st["active"])
+        # Frames pushed last run first: the old phase's end, then this one's start, then
+        # its body.
         if body is not None:
             E.push(ctx, body, {"you": you, "this": None})
         E.emit(ctx, "phase_start", [ctx.prog.phases[index].name])
+        if previous >= 0:
+            E.emit(ctx, "phase_end", [ctx.prog.phases[previous].name])
 
     return phase_start
 
@@ -263,6 +265,8 @@ def _turn_end(order: str, labels: dict[str, Any]) -> Instr:
             _expire(ctx, "phase_end")
             _expire(ctx, "turn_end")
             E.emit(ctx, "turn_end", [E.player(st["active"])])
+            if 0 <= st["phase"] < len(ctx.prog.phases):
+                E.emit(ctx, "phase_end", [ctx.prog.phases[st["phase"]].name])
             _stay(ctx)
             return
         del loc["_ended"]
@@ -469,10 +473,13 @@ def _menu(index: int) -> Instr:
                     ctx.say(f"Player {seat + 1} uses {what}")
                 E.push(ctx, ab.routine, local)
             return
+        done = int(st["used"].get("phase|count", 0))
+        if phase.max_actions is not None and done >= phase.max_actions:
+            return  # the phase's actions are used up: it ends without asking
         options = menu_options(ctx, index)
         if not phase.mandatory:
             options.append(["pass", E.text_of(ctx, phase.pass_label), ["pass"]])
-        if not options or (len(options) == 1 and options[0][0] == "pass" and False):
+        if not options:
             return  # nothing to do: the phase ends
         E.ask(ctx, seat, E.text_of(ctx, phase.label) or "Your action", options, "action")
         _stay(ctx)
@@ -743,6 +750,7 @@ def _resource(
 def _draw(count: ExprFn, src: ExprFn, dst: ExprFn, reshuffle: ExprFn | None) -> Instr:
     def draw(ctx: Ctx) -> None:
         st = ctx.st
+        happened: list[tuple[str, list[Any]]] = []
         n = int(count(ctx))
         source = src(ctx)
         dest = dst(ctx)
@@ -759,10 +767,10 @@ def _draw(count: ExprFn, src: ExprFn, dst: ExprFn, reshuffle: ExprFn | None) -> 
                         ctx.say(
                             f"{E.text_of(ctx, refill)} is shuffled into {E.text_of(ctx, source)}"
                         )
-                    E.emit(ctx, "reshuffled", [source])
+                    happened.append(("reshuffled", [source]))
                     pile = st["zones"].get(source, [])
             if not pile:
-                E.emit(ctx, "exhausted", [source])
+                happened.append(("exhausted", [source]))
                 break
             spec = ctx.prog.zones.get(E.zone_name(source)) if isinstance(source, str) else None
             if spec is not None and spec.order == "bag":
@@ -779,7 +787,9 @@ def _draw(count: ExprFn, src: ExprFn, dst: ExprFn, reshuffle: ExprFn | None) -> 
             else:
                 if ctx.log is not None:
                     ctx.say(f"{who} draws {E.text_of(ctx, cid)}")
-            E.emit(ctx, "drew", [E.player(seat) if seat is not None else None, cid])
+            happened.append(("drew", [E.player(seat) if seat is not None else None, cid]))
+        for name, args in reversed(happened):
+            E.emit(ctx, name, args)
 
     return draw
 
@@ -791,6 +801,7 @@ def _move(what: ExprFn, dst: ExprFn, position: str | None, event: str) -> Instr:
             raise RuleError("move ... to a zone or a space, not to a player")
         if dest is None:
             return
+        happened: list[list[Any]] = []
         for cid in list(_targets(ctx, what(ctx))):
             if not E.is_comp(cid):
                 continue
@@ -798,7 +809,10 @@ def _move(what: ExprFn, dst: ExprFn, position: str | None, event: str) -> Instr:
             E.move_comp(ctx, cid, dest, position)
             if ctx.log is not None:
                 E.say_about(ctx, cid, "{card} -> " + E.text_of(ctx, dest).replace("{", "("))
-            E.emit(ctx, event, [cid, src, dest] if event == "moved" else [cid])
+            happened.append([cid, src, dest] if event == "moved" else [cid])
+        # Triggers run in the order the cards moved (frames pushed last run first).
+        for args in reversed(happened):
+            E.emit(ctx, event, args)
 
     return move
 

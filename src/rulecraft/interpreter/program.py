@@ -227,6 +227,7 @@ class Program:
     languages: tuple[str, ...]
     min_players: int
     max_players: int
+    default_players: int
     routines: list[Routine]
     zones: dict[str, ZoneSpec]
     resources: dict[str, ResourceSpec]
