@@ -88,8 +88,10 @@ CODE_DESCRIPTIONS: Mapping[str, str] = MappingProxyType(
         "RC219": "unused definition",
         "RC220": "include outside the ruleset folder",
         "RC221": "missing file",
+        "RC222": "before-trigger that never runs",
         "RC230": "unreachable story entry",
         "RC231": "story path that goes nowhere",
+        "RC240": "missing translation",
         "RC232": "no reachable ending",
         "RC999": "internal error in rulecraft",
     }
