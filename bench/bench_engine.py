@@ -1,0 +1,444 @@
+"""Benchmark: the rulecraft engine against OpenSpiel, and per bundled ruleset.
+
+    .venv/bin/python bench/bench_engine.py            # measure, write the baseline
+    .venv/bin/python bench/bench_engine.py --profile  # cProfile of the playout loop only
+
+In one run, side by side:
+
+* random playouts per second, all driven from Python the same way (clone the start state,
+  pick uniformly among the legal moves until the game is over): rulecraft Tic-Tac-Toe and
+  Connect Four against OpenSpiel's pure-Python ``python_tic_tac_toe`` and its C++
+  ``tic_tac_toe`` and ``connect_four`` (when ``open_spiel`` is installed: the ``bench``
+  extra).  Each is timed in several interleaved rounds; the median round counts.
+* the random Tic-Tac-Toe outcome rates (first / second / draw), expected .585/.288/.127;
+* per bundled ruleset (``rulesets/*/ruleset.yaml`` globbed at run time): decisions per
+  second under random play, ``clone()`` time, save round trip time (``to_json`` +
+  ``json.dumps`` + ``json.loads`` + ``Game.from_json``) and its size in bytes, and the
+  cost of ``clone()`` + ``choose()`` at the start of a game against deep into a long one
+  (their ratio should stay near 1: a decision must not get dearer as history grows).
+
+Prints one ``SUMMARY engine:`` line and writes ``bench/baseline/engine.json``.
+"""
+
+from __future__ import annotations
+
+import cProfile
+import datetime
+import importlib
+import io
+import json
+import os
+import platform
+import pstats
+import random
+import statistics
+import subprocess
+import sys
+import time
+from collections.abc import Callable
+from importlib import metadata
+from pathlib import Path
+from typing import Any
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT / "src"))
+
+import rulecraft  # noqa: E402
+from rulecraft.interpreter.game import Game, Ruleset  # noqa: E402
+
+# CPU time of this process, not wall time: other developers' test runs share the two cores,
+# and wall time would charge their work to whichever engine happened to be running.
+clock = time.process_time
+
+ROUNDS = 3  # interleaved timing rounds per playout engine; the median round counts
+ROUND_S = 2.0  # seconds per round
+RATE_PLAYOUTS = 10_000  # rulecraft Tic-Tac-Toe playouts for the outcome rates
+EXPECTED_TTT_RATES = (0.585, 0.288, 0.127)
+DECISION_CAP = 5_000  # a random game longer than this is cut (and counted as cut)
+RULESET_PLAY_S = 2.0  # random play per ruleset for decisions/s
+MICRO_S = 0.4  # time box for each micro measurement (clone, save round trip, ...)
+
+# ---------------------------------------------------------------- playout drivers
+# Each driver runs playouts for about ``seconds`` and returns (playouts, elapsed, outcomes)
+# with outcomes counted as [first seat wins, second seat wins, draw].
+
+Driver = Callable[[random.Random, float], tuple[int, float, list[int]]]
+
+
+def rulecraft_driver(ruleset: Ruleset) -> Driver:
+    game = ruleset.new_game(seed=0)
+
+    def run(rng: random.Random, seconds: float) -> tuple[int, float, list[int]]:
+        outcomes = [0, 0, 0]
+        n = 0
+        start = clock()
+        deadline = start + seconds
+        while True:
+            g = game.clone()
+            while g.result is None:
+                g.choose(rng.choice(g.legal_ids()))
+            result = g.result
+            outcomes[2 if result.draw else result.winners[0]] += 1
+            n += 1
+            if n % 16 == 0 and clock() >= deadline:
+                break
+        return n, clock() - start, outcomes
+
+    return run
+
+
+def openspiel_driver(short_name: str) -> Driver:
+    import pyspiel
+
+    state0 = pyspiel.load_game(short_name).new_initial_state()
+
+    def run(rng: random.Random, seconds: float) -> tuple[int, float, list[int]]:
+        outcomes = [0, 0, 0]
+        n = 0
+        start = clock()
+        deadline = start + seconds
+        while True:
+            s = state0.clone()
+            while not s.is_terminal():
+                s.apply_action(rng.choice(s.legal_actions()))
+            returns = s.returns()
+            outcomes[0 if returns[0] > 0 else 1 if returns[1] > 0 else 2] += 1
+            n += 1
+            if n % 16 == 0 and clock() >= deadline:
+                break
+        return n, clock() - start, outcomes
+
+    return run
+
+
+def load_openspiel() -> tuple[dict[str, Driver], str | None]:
+    """The OpenSpiel drivers, or none and the reason."""
+    try:
+        import pyspiel  # noqa: F401
+
+        importlib.import_module("open_spiel.python.games")  # registers python_tic_tac_toe
+    except Exception as exc:  # not installed, or a broken wheel
+        return {}, f"open_spiel not available: {type(exc).__name__}: {exc}"
+    return {
+        "openspiel_python_tic_tac_toe": openspiel_driver("python_tic_tac_toe"),
+        "openspiel_cpp_tic_tac_toe": openspiel_driver("tic_tac_toe"),
+        "openspiel_cpp_connect_four": openspiel_driver("connect_four"),
+    }, None
+
+
+def playouts_side_by_side(drivers: dict[str, Driver]) -> dict[str, Any]:
+    """Every driver in ``ROUNDS`` interleaved rounds, so drift of the machine hits all."""
+    rates: dict[str, list[float]] = {name: [] for name in drivers}
+    outcomes: dict[str, list[int]] = {name: [0, 0, 0] for name in drivers}
+    played: dict[str, int] = dict.fromkeys(drivers, 0)
+    for r in range(ROUNDS):
+        for i, (name, run) in enumerate(drivers.items()):
+            n, elapsed, counts = run(random.Random(1000 * r + i), ROUND_S)
+            rates[name].append(n / elapsed)
+            played[name] += n
+            outcomes[name] = [a + b for a, b in zip(outcomes[name], counts, strict=True)]
+    return {
+        name: {
+            "playouts_per_s": statistics.median(rates[name]),
+            "rounds_playouts_per_s": [round(x, 1) for x in rates[name]],
+            "playouts": played[name],
+            "rates_first_second_draw": [round(k / played[name], 4) for k in outcomes[name]],
+        }
+        for name in drivers
+    }
+
+
+def tic_tac_toe_rates(ruleset: Ruleset, n: int) -> dict[str, Any]:
+    """Outcome rates of ``n`` random rulecraft Tic-Tac-Toe playouts (a correctness check)."""
+    game = ruleset.new_game(seed=0)
+    rng = random.Random(7)
+    counts = [0, 0, 0]
+    start = clock()
+    for _ in range(n):
+        g = game.clone()
+        while g.result is None:
+            g.choose(rng.choice(g.legal_ids()))
+        result = g.result
+        counts[2 if result.draw else result.winners[0]] += 1
+    elapsed = clock() - start
+    rates = [k / n for k in counts]
+    # Three standard errors of a binomial proportion: a fair loop lands inside nearly always.
+    tolerance = [3 * (p * (1 - p) / n) ** 0.5 for p in EXPECTED_TTT_RATES]
+    return {
+        "playouts": n,
+        "playouts_per_s": n / elapsed,
+        "rates_first_second_draw": [round(x, 4) for x in rates],
+        "expected": list(EXPECTED_TTT_RATES),
+        "within_3_standard_errors": all(
+            abs(r - e) <= t for r, e, t in zip(rates, EXPECTED_TTT_RATES, tolerance, strict=True)
+        ),
+    }
+
+
+# ---------------------------------------------------------------- per ruleset
+
+
+def per_call_us(fn: Callable[[], object], seconds: float = MICRO_S) -> float:
+    """Median microseconds per call of ``fn`` over batches filling about ``seconds``."""
+    fn()  # warm up (lazy caches, imports)
+    batch = 1
+    while True:  # grow the batch until one takes ~10 ms, so timer overhead is negligible
+        t = clock()
+        for _ in range(batch):
+            fn()
+        dt = clock() - t
+        if dt >= 0.01 or batch >= 1 << 16:
+            break
+        batch *= 2
+    samples: list[float] = []
+    deadline = clock() + seconds
+    while clock() < deadline or len(samples) < 3:
+        t = clock()
+        for _ in range(batch):
+            fn()
+        samples.append((clock() - t) / batch)
+    return statistics.median(samples) * 1e6
+
+
+def random_game_choices(ruleset: Ruleset, seed: int) -> tuple[list[str], bool]:
+    """The choices of one random game (seed also picks the moves) and whether it ended."""
+    game = ruleset.new_game(seed=seed)
+    rng = random.Random(seed)
+    choices: list[str] = []
+    while game.result is None and len(choices) < DECISION_CAP:
+        option = rng.choice(game.legal_ids())
+        game.choose(option)
+        choices.append(option)
+    return choices, game.result is not None
+
+
+def decisions_per_second(ruleset: Ruleset) -> dict[str, Any]:
+    """Random play from fresh games (seeds 0, 1, ...; new_game is not timed)."""
+    decisions = games = cut = 0
+    elapsed = 0.0
+    seed = 0
+    while elapsed < RULESET_PLAY_S:
+        game = ruleset.new_game(seed=seed)
+        rng = random.Random(seed)
+        n = 0
+        t = clock()
+        while game.result is None and n < DECISION_CAP:
+            game.choose(rng.choice(game.legal_ids()))
+            n += 1
+        elapsed += clock() - t
+        decisions += n
+        games += 1
+        cut += game.result is None
+        seed += 1
+    return {
+        "decisions_per_s": decisions / elapsed,
+        "games": games,
+        "games_cut_at_cap": cut,
+        "mean_decisions_per_game": decisions / games,
+    }
+
+
+def deep_game(ruleset: Ruleset, tries: int = 5) -> tuple[Game, int]:
+    """The longest of ``tries`` random games, replayed (with its log and undo history) up to
+    its last decision: a state deep into a long game."""
+    longest: list[str] = []
+    longest_seed = 0
+    for seed in range(tries):
+        choices, _ = random_game_choices(ruleset, seed)
+        if len(choices) > len(longest):
+            longest, longest_seed = choices, seed
+    game = ruleset.new_game(seed=longest_seed)
+    keep = longest[:-1] if longest else []
+    for option in keep:
+        game.choose(option)
+    return game, len(keep)
+
+
+def save_round_trip(ruleset: Ruleset, game: Game) -> Game:
+    data = json.loads(json.dumps(game.to_json()))
+    return Game.from_json(ruleset, data)
+
+
+def clone_and_choose(game: Game, rng: random.Random) -> Callable[[], object]:
+    def step() -> None:
+        g = game.clone()
+        g.choose(rng.choice(g.legal_ids()))
+
+    return step
+
+
+def measure_ruleset(path: Path) -> dict[str, Any]:
+    try:
+        ruleset = rulecraft.load(path)
+        start_game = ruleset.new_game(seed=0)
+    except Exception as exc:  # another developer's ruleset may be mid-edit
+        return {"skipped": f"{type(exc).__name__}: {str(exc).splitlines()[0][:200]}"}
+    out: dict[str, Any] = {"ruleset": ruleset.name}
+    try:
+        out["new_game_us"] = per_call_us(lambda: ruleset.new_game(seed=0))
+        out["random_play"] = decisions_per_second(ruleset)
+        deep, depth = deep_game(ruleset)
+        out["deep_game_decisions"] = depth
+        out["clone_us"] = {
+            "start": per_call_us(start_game.clone),
+            "deep": per_call_us(deep.clone),
+        }
+        out["save_round_trip_us"] = {
+            "start": per_call_us(lambda: save_round_trip(ruleset, start_game)),
+            "deep": per_call_us(lambda: save_round_trip(ruleset, deep)),
+        }
+        out["save_bytes"] = {
+            "start": len(json.dumps(start_game.to_json())),
+            "deep": len(json.dumps(deep.to_json())),
+            "deep_state_only": len(json.dumps(deep.state)),
+        }
+        if save_round_trip(ruleset, deep).state_hash() != deep.state_hash():
+            out["save_round_trip_error"] = "the loaded state differs from the saved one"
+        start_us = per_call_us(clone_and_choose(start_game, random.Random(1)))
+        deep_us = per_call_us(clone_and_choose(deep, random.Random(1)))
+        out["clone_plus_choose_us"] = {
+            "start": start_us,
+            "deep": deep_us,
+            "deep_over_start": deep_us / start_us,
+        }
+    except Exception as exc:  # report, keep measuring the other rulesets
+        out["error"] = f"{type(exc).__name__}: {str(exc).splitlines()[0][:200]}"
+    return out
+
+
+# ---------------------------------------------------------------- report
+
+
+def machine_info() -> dict[str, Any]:
+    try:
+        commit = subprocess.run(
+            ["git", "rev-parse", "--short", "HEAD"],
+            cwd=ROOT,
+            capture_output=True,
+            text=True,
+            check=True,
+        ).stdout.strip()
+    except (OSError, subprocess.CalledProcessError):
+        commit = "unknown"
+    try:
+        openspiel = metadata.version("open_spiel")
+    except metadata.PackageNotFoundError:
+        openspiel = None
+    return {
+        "cpu_count": os.cpu_count(),
+        "python": platform.python_version(),
+        "platform": platform.platform(),
+        "date": datetime.date.today().isoformat(),
+        "commit": commit,
+        "open_spiel": openspiel,
+    }
+
+
+def ratio(results: dict[str, Any], a: str, b: str) -> float | None:
+    if a in results and b in results:
+        return float(results[a]["playouts_per_s"] / results[b]["playouts_per_s"])
+    return None
+
+
+def fmt_ratio(x: float | None) -> str:
+    return "n/a" if x is None else f"{x:.3g}x"
+
+
+def profile_playouts(seconds: float = 5.0, top: int = 25) -> str:
+    """cProfile of rulecraft random playouts (Connect Four, then Tic-Tac-Toe)."""
+    out = io.StringIO()
+    for name in ("connect4", "tictactoe"):
+        run = rulecraft_driver(rulecraft.load(name))
+        profiler = cProfile.Profile()
+        profiler.enable()
+        n, _, _ = run(random.Random(0), seconds)
+        profiler.disable()
+        out.write(f"==== {name}: {n} playouts under cProfile\n")
+        stats = pstats.Stats(profiler, stream=out)
+        stats.sort_stats("tottime").print_stats(top)
+        stats.sort_stats("cumulative").print_stats(top)
+    return out.getvalue()
+
+
+def main(argv: list[str]) -> int:
+    if "--profile" in argv:
+        print(profile_playouts())
+        return 0
+    machine = machine_info()
+    tictactoe = rulecraft.load("tictactoe")
+    connect4 = rulecraft.load("connect4")
+    drivers: dict[str, Driver] = {
+        "rulecraft_tic_tac_toe": rulecraft_driver(tictactoe),
+        "rulecraft_connect_four": rulecraft_driver(connect4),
+    }
+    openspiel_drivers, openspiel_missing = load_openspiel()
+    drivers.update(openspiel_drivers)
+    playouts = playouts_side_by_side(drivers)
+    ratios = {
+        "tic_tac_toe_rulecraft_over_openspiel_python": ratio(
+            playouts, "rulecraft_tic_tac_toe", "openspiel_python_tic_tac_toe"
+        ),
+        "tic_tac_toe_rulecraft_over_openspiel_cpp": ratio(
+            playouts, "rulecraft_tic_tac_toe", "openspiel_cpp_tic_tac_toe"
+        ),
+        "connect_four_rulecraft_over_openspiel_cpp": ratio(
+            playouts, "rulecraft_connect_four", "openspiel_cpp_connect_four"
+        ),
+    }
+    ttt_rates = tic_tac_toe_rates(tictactoe, RATE_PLAYOUTS)
+    rulesets = {
+        p.parent.name: measure_ruleset(p.parent)
+        for p in sorted((ROOT / "rulesets").glob("*/ruleset.yaml"))
+    }
+    results = {
+        "machine": machine,
+        "method": {
+            "playouts": "clone the start state, random legal move until over, all from Python; "
+            f"{ROUNDS} interleaved rounds of {ROUND_S} s, median round",
+            "micro": f"median of batches over {MICRO_S} s, microseconds per call",
+            "decision_cap": DECISION_CAP,
+            "clock": "time.process_time (CPU seconds of this process)",
+        },
+        "openspiel_missing": openspiel_missing,
+        "playouts": playouts,
+        "ratios": ratios,
+        "tic_tac_toe_rates": ttt_rates,
+        "rulesets": rulesets,
+    }
+    out = ROOT / "bench" / "baseline" / "engine.json"
+    out.parent.mkdir(parents=True, exist_ok=True)
+    out.write_text(json.dumps(results, indent=2) + "\n", encoding="utf-8")
+
+    def rate(name: str) -> str:
+        return f"{playouts[name]['playouts_per_s']:,.0f}/s" if name in playouts else "n/a"
+
+    flat = ", ".join(
+        f"{name} {r['clone_plus_choose_us']['deep_over_start']:.2f}x@{r['deep_game_decisions']}"
+        for name, r in rulesets.items()
+        if "clone_plus_choose_us" in r
+    )
+    dps = ", ".join(
+        f"{name} {r['random_play']['decisions_per_s']:,.0f}"
+        for name, r in rulesets.items()
+        if "random_play" in r
+    )
+    skipped = [name for name, r in rulesets.items() if "skipped" in r or "error" in r]
+    print(
+        "SUMMARY engine: playouts/s ttt "
+        f"{rate('rulecraft_tic_tac_toe')} vs OpenSpiel py {rate('openspiel_python_tic_tac_toe')} "
+        f"({fmt_ratio(ratios['tic_tac_toe_rulecraft_over_openspiel_python'])}), "
+        f"C++ {rate('openspiel_cpp_tic_tac_toe')} "
+        f"({fmt_ratio(ratios['tic_tac_toe_rulecraft_over_openspiel_cpp'])}); "
+        f"c4 {rate('rulecraft_connect_four')} vs C++ {rate('openspiel_cpp_connect_four')} "
+        f"({fmt_ratio(ratios['connect_four_rulecraft_over_openspiel_cpp'])}); "
+        f"ttt rates {ttt_rates['rates_first_second_draw']} "
+        f"(ok={ttt_rates['within_3_standard_errors']}); "
+        f"decisions/s {dps}; deep/start decision cost {flat}"
+        + (f"; skipped {skipped}" if skipped else "")
+        + (f"; {openspiel_missing}" if openspiel_missing else "")
+    )
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))
