@@ -1,0 +1,156 @@
+"""Waste Knights: Second Edition (rulesets/waste_knights): rules checked against the rulebook.
+
+Each test quotes the rulebook sentence it checks (shared/seeds/000, "Waste Knights: Second
+Edition Rulebook").  Games are driven through the public API only.
+"""
+
+from __future__ import annotations
+
+import random
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+import rulecraft
+from rulecraft.diagnostics import Severity
+from rulecraft.validators.pipeline import check_ruleset
+from rulecraft.validators.semantic import story_graph
+
+ROOT = Path(__file__).resolve().parents[2]
+RULESET = ROOT / "rulesets" / "waste_knights"
+
+
+@pytest.fixture(scope="module")
+def ruleset() -> Any:
+    return rulecraft.load(str(RULESET))
+
+
+def start(ruleset: Any, players: int = 1, seed: int = 1) -> Any:
+    """A game past setup: every knight takes the first offered sheet and kit."""
+    game = ruleset.new_game(players=players, seed=seed)
+    while game.decision is not None and game.decision.kind != "action":
+        game.choose(game.decision.options[0].id)
+    return game
+
+
+def ev(game: Any, expr: str, seat: int = 0) -> Any:
+    return game.evaluate_expr(expr, seat)
+
+
+def test_validates_with_a_complete_story_graph() -> None:
+    """Issue 6: 'rulecraft validate reports the story graph: every entry reachable, no dead
+    end, every ending reachable'."""
+    checked = check_ruleset(RULESET)
+    problems = [d for d in checked.diagnostics if d.severity != Severity.INFO]
+    assert problems == []
+    graph = story_graph(checked.compiler)
+    assert len(graph.entries) >= 30
+    assert graph.reachable() == set(graph.entries)
+    assert {32, 60, 61} <= graph.endings
+    mermaid = (ROOT / "docs" / "rulesets" / "waste_knights_story.mmd").read_text()
+    assert mermaid == graph.mermaid()
+
+
+def test_component_counts_follow_the_rulebook(ruleset: Any) -> None:
+    """Components: '40 Wasteland Cards (Desert / Highway) • 30 Wasteland Cards (Scrub /
+    Mountains) • 20 Exploration Cards • 64 Gear Cards ... • 8 Malfunction Cards • 8 Injury
+    Cards • 24 Personal Upgrade Cards (4 per knight) • 6 General Upgrade Cards ... 10 Threat
+    Tokens'."""
+    game = start(ruleset, players=1)
+    assert ev(game, "count(wl_dh) + count(wl_dh_discard) + count(table where it.deck == dh)") == 40
+    assert ev(game, "count(wl_sm) + count(wl_sm_discard) + count(table where it.deck == sm)") == 30
+    assert ev(game, "count(explore_deck)") == 20
+    assert ev(game, "count(injury_deck)") == 8
+    assert ev(game, "count(malfunction_deck)") == 8
+    assert ev(game, "count(upgrade_pool where not it.general)") == 24
+    assert ev(game, "count(upgrade_pool where it.general)") == 6
+    assert ev(game, "count(threat_bag)") == 10
+    gear = "count(gear_deck) + count(gear_discard) + count(all_gear(you))"
+    assert ev(game, gear) == 64
+    assert ev(game, "count(roster) + count(players)") == 6
+
+
+@pytest.mark.parametrize("players", [1, 2, 3, 4])
+def test_player_setup(ruleset: Any, players: int) -> None:
+    """'Each player takes 2 resources of each type from the pool'; quick setup: 'Johnny
+    Taylor: Knife, Pistol, Trash Armor, Off-road'; the gear deck lies 'with the broken side
+    face-up'."""
+    game = start(ruleset, players=players)
+    for seat in range(players):
+        assert ev(game, "[you.fuel, you.ammo, you.meds]", seat) == [2, 2, 2]
+        assert ev(game, "knight_of(you) != none and vehicle_of(you) != none", seat) is True
+        assert ev(game, "here(you) == adventure_start", seat) is True
+    assert ev(game, "knight_of(you).tag") == "johnny_k"
+    assert ev(game, "vehicle_of(you).tag") == "offroad_v"
+    kit = ev(game, "[count(hands), count(armor), count(cargo)]")
+    assert kit[0] + kit[1] + kit[2] == 3
+    assert ev(game, "count(gear_deck where it.side == working)") == 0
+    assert ev(game, "starting_knights") == players
+
+
+def test_two_different_actions_per_turn(ruleset: Any) -> None:
+    """'In their turn the active knight may perform up to 2 different actions ... Each action
+    can only be taken once per turn (e.g. the knight cannot move and then move again).'"""
+    game = start(ruleset, players=1, seed=3)
+    if game.decision.prompt.startswith("Prepare"):
+        game.choose("pass")
+    ids = [o.id for o in game.decision.options]
+    assert "act:move" in ids and "act:camp" in ids and "pass" in ids
+    game.choose("act:camp")
+    while game.decision.kind != "action":
+        game.choose(game.decision.options[-1].id)
+    ids = [o.id for o in game.decision.options]
+    assert "act:camp" not in ids
+    assert "act:explore" in ids
+
+
+def test_terrain_costs_and_craters(ruleset: Any) -> None:
+    """'Highway 0 MP, Desert 1 MP, Mountains 2 MP, Scrub 2 MP'; 'Crater spaces cannot be
+    entered (i.e. they are impassable).'"""
+    game = start(ruleset)
+    assert ev(game, "space_at(1, 3).cost") == 0
+    assert ev(game, "space_at(5, 2).cost") == 1
+    assert ev(game, "space_at(8, 0).cost") == 2
+    assert ev(game, "space_at(0, 6).cost") == 2
+    assert ev(game, "path_cost(space_at(0, 3), space_at(9, 3))") == 0
+    assert ev(game, "path_cost(space_at(1, 1), space_at(2, 1))") == -1
+    assert ev(game, "space_at(2, 1) in reach(space_at(1, 1), 20)") is False
+
+
+def test_move_spends_movement_points_then_fuel(ruleset: Any) -> None:
+    """'MP are provided by the knight's Vehicle, their number equal to the vehicle's Speed
+    ... the knight may spend available Fuel'; a wasteland card 'is always drawn'."""
+    game = start(ruleset, seed=5)
+    if game.decision.prompt.startswith("Prepare"):
+        game.choose("pass")
+    game.choose("act:move")
+    assert game.decision.prompt.startswith("Move")
+    fuel = ev(game, "you.fuel")
+    # Dustwater (4,2) is a highway space; (5,2) is desert: 1 MP out of the Off-road's 3.
+    game.choose("5,2")
+    assert ev(game, "you.mp") == 2
+    assert ev(game, "you.fuel") == fuel
+    assert any("Wasteland card" in line for line in game.log) or game.decision is not None
+
+
+def test_grim_badlands_is_the_worst_for_the_players(ruleset: Any) -> None:
+    """'always choose the option worst for the players': the manifest's grim policy picks
+    worst, and the entries where the Waste decides use it."""
+    checked = check_ruleset(RULESET)
+    assert checked.manifest["policies"]["grim"]["pick"] == "worst"
+    text = (RULESET / "plot.rcl").read_text()
+    assert text.count("chooser: grim") >= 3
+
+
+def test_random_games_finish_without_errors(ruleset: Any) -> None:
+    """Issue 6: random games run without an error (here 12; `rulecraft simulate -n 500`
+    runs the full count)."""
+    for seed in range(12):
+        rng = random.Random(seed)
+        game = ruleset.new_game(players=1 + seed % 4, seed=seed)
+        steps = 0
+        while game.decision is not None and steps < 4000:
+            game.choose(rng.choice(game.decision.options).id)
+            steps += 1
+        assert game.result is not None
