@@ -115,13 +115,13 @@ def test_advanced_draft_draw_six_keep_three(rs: Ruleset) -> None:
     assert d is not None and len(d.options) == 6
     first_seat = d.seat
     for k in range(3):
-        g.choose(g.decision.options[k].id)
+        g.choose(ids(g)[k])
     # the first player's pick is still secret: nothing is in the camps yet
     assert ev(g, "count(you.camps)", first_seat) == 0
     d = g.decision
     assert d is not None and d.seat == 1 - first_seat and len(d.options) == 6
     for k in range(3):
-        g.choose(g.decision.options[k].id)
+        g.choose(ids(g)[k])
     for seat in (0, 1):
         assert ev(g, "count(you.camps)", seat) == 3
         assert ev(g, "count(you.draft)", seat) == 0
@@ -188,7 +188,7 @@ def test_at_most_two_per_sector_and_free_order(rs: Ruleset) -> None:
     refresh(g)
     g.choose("act:play_person:sanitaeterin#1")
     g.choose(camps[0])
-    assert {o.id for o in g.decision.options} == {"opt1", "opt2"}
+    assert set(ids(g)) == {"opt1", "opt2"}
     g.choose("opt2")  # the medic goes behind, protected by the thug
     assert ev(g, "first(sanitaeterin).row", seat) == 2
     assert ev(g, "protected(first(sanitaeterin))", seat) is True
@@ -214,7 +214,7 @@ def test_sixth_person_makes_room_by_destroying_one(rs: Ruleset) -> None:
     g.choose("anwerber#2")
     assert ev(g, "first(anwerber).zone == discard or count(discard) >= 1", seat)
     assert g.state["comps"]["anwerber#2"]["z"] == "z:discard"
-    g.choose(g.decision.options[0].id)  # the only free sector
+    g.choose(ids(g)[0])  # the only free sector
     if g.decision is not None and {o.id for o in g.decision.options} == {"opt1", "opt2"}:
         g.choose("opt1")
     assert ev(g, "count(you.people)", seat) == 6
@@ -501,8 +501,8 @@ def test_random_games_run_without_error(rs: Ruleset) -> None:
 
 def test_german_and_english_texts(rs: Ruleset) -> None:
     """Every name has German (the seed's language) and English text."""
-    for d in rs.program.defs.values():
-        assert d.name.get("en") and d.name.get(""), d.id
+    for card in rs.program.defs.values():
+        assert card.name.get("en") and card.name.get(""), card.id
     g = rs.new_game(players=2, seed=1, lang="de")
     d = g.decision
     assert d is not None and "Einsteiger" in d.options[0].label
