@@ -238,9 +238,13 @@ def decisions_per_second(ruleset: Ruleset) -> dict[str, Any]:
     }
 
 
-def deep_game(ruleset: Ruleset, tries: int = 5) -> tuple[Game, int]:
+def deep_game(ruleset: Ruleset, tries: int = 5) -> tuple[Game, int, list[tuple[float, float]]]:
     """The longest of ``tries`` random games, replayed (with its log and undo history) up to
-    its last decision: a state deep into a long game."""
+    its last decision: a state deep into a long game.
+
+    Also, for each decision of that replay, the CPU seconds of the same ``choose`` on the
+    game kept with its history and on a fresh ``clone()`` of it (no log, no undo record):
+    a pair at the same position, so the game's own phases cancel out."""
     longest: list[str] = []
     longest_seed = 0
     for seed in range(tries):
@@ -249,9 +253,36 @@ def deep_game(ruleset: Ruleset, tries: int = 5) -> tuple[Game, int]:
             longest, longest_seed = choices, seed
     game = ruleset.new_game(seed=longest_seed)
     keep = longest[:-1] if longest else []
+    pairs: list[tuple[float, float]] = []
     for option in keep:
+        twin = game.clone()
+        t = clock()
+        twin.choose(option)
+        without = clock() - t
+        t = clock()
         game.choose(option)
-    return game, len(keep)
+        pairs.append((clock() - t, without))
+    return game, len(keep), pairs
+
+
+def along_history(pairs: list[tuple[float, float]]) -> dict[str, Any]:
+    """``choose`` with history over ``choose`` on a clone, first against last quarter of the
+    game: if keeping the log and the record made decisions dearer as they grow, the last
+    quarter's ratio would exceed the first's."""
+    if len(pairs) < 4:
+        return {"skipped": "game too short"}
+    q = len(pairs) // 4
+
+    def ratio_of(part: list[tuple[float, float]]) -> float:
+        return sum(w for w, _ in part) / sum(c for _, c in part)
+
+    first, last = ratio_of(pairs[:q]), ratio_of(pairs[-q:])
+    return {
+        "with_history_over_clone_first_quarter": first,
+        "with_history_over_clone_last_quarter": last,
+        "last_over_first": last / first,
+        "choose_us_last_quarter": statistics.fmean(w for w, _ in pairs[-q:]) * 1e6,
+    }
 
 
 def save_round_trip(ruleset: Ruleset, game: Game) -> Game:
@@ -277,8 +308,9 @@ def measure_ruleset(path: Path) -> dict[str, Any]:
     try:
         out["new_game_us"] = per_call_us(lambda: ruleset.new_game(seed=0))
         out["random_play"] = decisions_per_second(ruleset)
-        deep, depth = deep_game(ruleset)
+        deep, depth, replay_pairs = deep_game(ruleset)
         out["deep_game_decisions"] = depth
+        out["choose_along_one_game_with_log"] = along_history(replay_pairs)
         out["clone_us"] = {
             "start": per_call_us(start_game.clone),
             "deep": per_call_us(deep.clone),
@@ -417,6 +449,11 @@ def main(argv: list[str]) -> int:
         for name, r in rulesets.items()
         if "clone_plus_choose_us" in r
     )
+    history = ", ".join(
+        f"{name} {r['choose_along_one_game_with_log']['last_over_first']:.2f}x"
+        for name, r in rulesets.items()
+        if "last_over_first" in r.get("choose_along_one_game_with_log", {})
+    )
     dps = ", ".join(
         f"{name} {r['random_play']['decisions_per_s']:,.0f}"
         for name, r in rulesets.items()
@@ -433,7 +470,8 @@ def main(argv: list[str]) -> int:
         f"({fmt_ratio(ratios['connect_four_rulecraft_over_openspiel_cpp'])}); "
         f"ttt rates {ttt_rates['rates_first_second_draw']} "
         f"(ok={ttt_rates['within_3_standard_errors']}); "
-        f"decisions/s {dps}; deep/start decision cost {flat}"
+        f"decisions/s {dps}; clone+choose deep/start {flat}; "
+        f"history cost (choose with log / on a clone) last/first quarter {history}"
         + (f"; skipped {skipped}" if skipped else "")
         + (f"; {openspiel_missing}" if openspiel_missing else "")
     )
