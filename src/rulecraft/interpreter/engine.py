@@ -464,6 +464,8 @@ def handlers(
 
 def emit(ctx: Ctx, event: str, args: list[Any], timing: str = "when") -> None:
     """Push the frames of every trigger answering ``event`` (first to run on top)."""
+    if event not in ctx.prog.triggers:
+        return
     found = handlers(ctx, event, timing, args)
     stack = ctx.st["stack"]
     for spec, local in reversed(found):

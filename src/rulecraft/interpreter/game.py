@@ -17,6 +17,7 @@ import os
 import tempfile
 from collections.abc import Sequence
 from dataclasses import dataclass
+from functools import lru_cache
 from pathlib import Path
 from typing import Any, Self
 
@@ -342,7 +343,7 @@ class Game:
             if data.get(key) is None and key == "initial":
                 continue
             try:
-                jsonschema.validate(data.get(key), STATE_SCHEMA)
+                _state_validator().validate(data.get(key))
             except jsonschema.ValidationError as err:
                 where = "/".join(str(p) for p in err.absolute_path) or "(top)"
                 raise ValueError(
@@ -499,6 +500,12 @@ def _drop_twins(log: list[tuple[int, str]], seat: int) -> list[str]:
         else:
             skip_twin = False
     return out
+
+
+@lru_cache(maxsize=1)
+def _state_validator() -> jsonschema.Draft202012Validator:
+    # Building a validator checks the schema itself: do it once, not on every load.
+    return jsonschema.Draft202012Validator(STATE_SCHEMA)
 
 
 def _check_consistent(prog: Program, st: State) -> None:

@@ -356,9 +356,11 @@ def menu_options(ctx: Ctx, index: int) -> list[list[Any]]:
                     continue
                 options.append([f"act:{name}", E.text_of(ctx, act.label), ["act", name, None]])
                 continue
-            ctx.loc = {"you": you, "this": None}
+            local: dict[str, Any] = {"you": you, "this": None}
+            ctx.loc = local
+            var = act.for_var or "it"
             for value in E.as_list(ctx, act.for_collection(ctx)):
-                ctx.loc = {"you": you, "this": None, act.for_var or "it": value}
+                local[var] = value
                 if act.condition is not None and not act.condition(ctx):
                     continue
                 if not _can_pay(ctx, act.cost, seat):

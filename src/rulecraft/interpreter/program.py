@@ -215,6 +215,7 @@ class MapSpec:
     adjacency: dict[str, tuple[str, ...]]
     costs: dict[str, int]
     blocks_sight: frozenset[str]
+    by_coord: dict[tuple[int, int], str] = field(default_factory=dict)
 
 
 @dataclass(frozen=True)

@@ -110,6 +110,7 @@ def build_map(spec: dict[str, Any]) -> MapSpec:
         adjacency=adjacency,
         costs=costs,
         blocks_sight=frozenset(spec.get("blocks_sight", [])),
+        by_coord={xy: sid for sid, xy in coords.items()},
     )
 
 
@@ -171,12 +172,8 @@ def distance(ctx: Ctx, a: list[Any]) -> int:
 
 
 def space_at(ctx: Ctx, a: list[Any]) -> str | None:
-    mp = _map(ctx)
-    want = (int(a[0]), int(a[1]))
-    for sid, xy in mp.coords.items():
-        if xy == want:
-            return "s:" + sid
-    return None
+    sid = _map(ctx).by_coord.get((int(a[0]), int(a[1])))
+    return None if sid is None else "s:" + sid
 
 
 def in_a_row(ctx: Ctx, a: list[Any]) -> bool:
@@ -259,7 +256,7 @@ def reach(ctx: Ctx, a: list[Any]) -> list[str]:
 
 def _line(mp: MapSpec, x: str, y: str) -> list[str]:
     """The spaces a straight line from x to y passes through (ends excluded)."""
-    by_coord = {v: k for k, v in mp.coords.items()}
+    by_coord = mp.by_coord
     (x0, y0), (x1, y1) = mp.coords[x], mp.coords[y]
     out: list[str] = []
     if mp.kind == "hex":
@@ -319,10 +316,8 @@ def step(ctx: Ctx, a: list[Any]) -> str | None:
         dq, dr = HEX_DIRECTIONS[int(a[1]) % 6]
     else:
         dq, dr = SQUARE_DIRECTIONS[str(a[1])]
-    for sid, xy in mp.coords.items():
-        if xy == (cx + dq, cy + dr):
-            return "s:" + sid
-    return None
+    sid = mp.by_coord.get((cx + dq, cy + dr))
+    return None if sid is None else "s:" + sid
 
 
 def direction(ctx: Ctx, a: list[Any]) -> str | None:
