@@ -18,7 +18,7 @@ import tempfile
 from pathlib import Path
 from typing import Any
 
-from rulecraft.grammar.formatter import format_source
+from rulecraft.grammar.formatter import FormatError, format_source
 from rulecraft.grammar.parser import ParseFailed
 
 
@@ -95,6 +95,10 @@ def run(args: argparse.Namespace) -> int:
         except ParseFailed as err:
             for diagnostic in err.diagnostics:
                 print(diagnostic)
+            broken += 1
+            continue
+        except FormatError as err:
+            print(f"rulecraft fmt: internal error: {err}", file=sys.stderr)
             broken += 1
             continue
         if formatted == original:

@@ -31,7 +31,14 @@ from typing import Any
 from rulecraft.grammar import ast
 from rulecraft.grammar.parser import ParseFailed, parse_source
 
-__all__ = ["LINE_WIDTH", "format_expr", "format_source", "format_unit", "strip_spans"]
+__all__ = [
+    "LINE_WIDTH",
+    "FormatError",
+    "format_expr",
+    "format_source",
+    "format_unit",
+    "strip_spans",
+]
 
 LINE_WIDTH = 100
 _INDENT = "    "
@@ -193,7 +200,8 @@ def _simple_stmt(stmt: ast.Do) -> str:
     if verb == "goto":
         return f"go to {value}"
     if verb in ("set_flag", "clear_flag"):
-        return f"{verb.removesuffix('_flag')} flag {stmt.name}{opt('on', stmt.target)}"
+        until = f" until {stmt.until}" if stmt.until else ""
+        return f"{verb.removesuffix('_flag')} flag {stmt.name}{opt('on', stmt.target)}{until}"
     if verb == "set":
         return f"set {value}{opt('to', stmt.target)}"
     if verb == "let":
@@ -619,12 +627,23 @@ def format_source(text: str, file: str = "<text>") -> str:
     """The canonical form of one ``.rcl`` file's text.
 
     Raises :class:`~rulecraft.grammar.parser.ParseFailed` (with located diagnostics) when
-    the text has syntax errors: a broken file is never rewritten.
+    the text has syntax errors, and :class:`FormatError` if the output would not parse to
+    the same tree: a file is never rewritten into something else.
     """
     unit, problems = parse_source(text, file)
     if problems:
         raise ParseFailed(problems)
-    return format_unit(unit, text)
+    formatted = format_unit(unit, text)
+    # A safety net against grammar changes the printer does not know yet: never hand back
+    # text that means something else.
+    again, problems = parse_source(formatted, file)
+    if problems or strip_spans(again.items) != strip_spans(unit.items):
+        raise FormatError(f"{file}: formatting would change the file's meaning; left alone")
+    return formatted
+
+
+class FormatError(Exception):
+    """The printer cannot reproduce a tree (a formatter bug); the file is left alone."""
 
 
 def strip_spans(node: Any) -> Any:

@@ -483,12 +483,14 @@ def ask(
     kind: str = "choose",
 ) -> None:
     """Stop and wait: ``seat`` must pick one of ``options`` ([id, label, value] triples)."""
-    ids = set()
-    for opt in options:
-        if opt[0] in ids:
-            raise RuleError(f"two options share the id {opt[0]!r}")
-        ids.add(opt[0])
-    check_end(ctx)
+    if len({opt[0] for opt in options}) != len(options):
+        seen: set[str] = set()
+        for opt in options:
+            if opt[0] in seen:
+                raise RuleError(f"two options share the id {opt[0]!r}")
+            seen.add(opt[0])
+    if ctx.prog.end_conditions:
+        check_end(ctx)
     if ctx.st["result"] is not None:
         return
     ctx.st["pending"] = {"seat": seat, "prompt": prompt, "kind": kind, "options": options}

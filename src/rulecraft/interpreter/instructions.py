@@ -222,8 +222,9 @@ def _round_start(body: int | None) -> Instr:
 
 def _clear_used(st: dict[str, Any], prefix: str) -> None:
     used = st["used"]
-    for k in [k for k in used if k.startswith(prefix)]:
-        del used[k]
+    if used:
+        for k in [k for k in used if k.startswith(prefix)]:
+            del used[k]
 
 
 def _turn_start(ctx: Ctx) -> None:
@@ -261,15 +262,19 @@ def _turn_end(order: str, labels: dict[str, Any]) -> Instr:
         st = ctx.st
         loc = ctx.loc
         if not loc.get("_ended"):
-            loc["_ended"] = True
             _expire(ctx, "phase_end")
             _expire(ctx, "turn_end")
-            E.emit(ctx, "turn_end", [E.player(st["active"])])
-            if 0 <= st["phase"] < len(ctx.prog.phases):
-                E.emit(ctx, "phase_end", [ctx.prog.phases[st["phase"]].name])
-            _stay(ctx)
-            return
-        del loc["_ended"]
+            triggers = ctx.prog.triggers
+            if "turn_end" in triggers or "phase_end" in triggers:
+                # let the end-of-turn triggers run, then come back here
+                loc["_ended"] = True
+                E.emit(ctx, "turn_end", [E.player(st["active"])])
+                if 0 <= st["phase"] < len(ctx.prog.phases):
+                    E.emit(ctx, "phase_end", [ctx.prog.phases[st["phase"]].name])
+                _stay(ctx)
+                return
+        else:
+            del loc["_ended"]
         loc["_left"] = int(loc.get("_left") or st["players"]) - 1
         step = 1 if order == "clockwise" else -1
         if loc["_left"] > 0:
@@ -363,7 +368,7 @@ def menu_options(ctx: Ctx, index: int) -> list[list[Any]]:
                 local[var] = value
                 if act.condition is not None and not act.condition(ctx):
                     continue
-                if not _can_pay(ctx, act.cost, seat):
+                if act.cost and not _can_pay(ctx, act.cost, seat):
                     continue
                 vid = _value_id(ctx, value, seat)
                 # The label is filled in only when somebody looks (see option_label).
