@@ -456,6 +456,24 @@ class Compiler:
             return lambda ctx: E.has_flag(ctx, obj(ctx), flag)
         if isinstance(e, ast.Where):
             coll = self.expr(e.collection, scope)
+            emptiness = _emptiness_test(e.condition)
+            if emptiness is not None:
+                # `spaces where empty(it)` (or `not empty(it)`) is the commonest filter of
+                # map rules: test the zones directly instead of running the condition.
+                want_empty = emptiness
+
+                def where_empty(ctx: E.Ctx) -> list[Any]:
+                    zones = ctx.st["zones"]
+                    out = []
+                    for x in E.as_list(ctx, coll(ctx)):
+                        if type(x) is str and x[1:2] == ":":
+                            if (not zones.get(x)) == want_empty:
+                                out.append(x)
+                        elif (not E.as_list(ctx, x)) == want_empty:
+                            out.append(x)
+                    return out
+
+                return where_empty
             cond = self.expr(e.condition, scope.child("it"))
 
             def where(ctx: E.Ctx) -> list[Any]:
@@ -1782,6 +1800,23 @@ def _constant(e: ast.Expr) -> Any:
     ):
         return -e.operand.value
     return _MISSING
+
+
+def _emptiness_test(cond: ast.Expr) -> bool | None:
+    """True for ``empty(it)``, False for ``not empty(it)``, None for any other condition."""
+    negated = False
+    if isinstance(cond, ast.Unary) and cond.op == "not":
+        negated, cond = True, cond.operand
+    if (
+        isinstance(cond, ast.Call)
+        and isinstance(cond.func, ast.Name)
+        and cond.func.name == "empty"
+        and len(cond.args) == 1
+        and isinstance(cond.args[0], ast.Name)
+        and cond.args[0].name == "it"
+    ):
+        return not negated
+    return None
 
 
 def _is_qty(e: ast.Expr) -> bool:

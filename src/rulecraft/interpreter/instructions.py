@@ -505,6 +505,8 @@ def option_label(ctx: Ctx, seat: int, value: Any) -> str:
 
 
 def _value_id(ctx: Ctx, value: Any, seat: int | None) -> str:
+    if type(value) is str and value[:2] in ("s:", "d:"):
+        return value[2:]
     if E.is_comp(value) and seat is not None and not E.visible_to(ctx, value, seat):
         comp = ctx.st["comps"][value]
         pile = ctx.st["zones"].get(comp["z"], [])
