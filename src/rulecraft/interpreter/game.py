@@ -170,6 +170,7 @@ class Game:
         initial: State | None,
         log: list[tuple[int, str]] | None,
         choices: list[str] | None = None,
+        by_def: dict[str, list[str]] | None = None,
     ) -> None:
         self.ruleset = ruleset
         self.program = ruleset.program
@@ -177,13 +178,19 @@ class Game:
         self._initial = initial
         self._log = log
         self._choices: list[str] = list(choices or [])
-        self._by_def = E.instances_by_def(state)
+        self._by_def = by_def if by_def is not None else E.instances_by_def(state)
         self._decision_cache: Decision | None = None
+        self._ctx_cache: Ctx | None = None
 
     # ------------------------------------------------------------------ running
     def _ctx(self) -> Ctx:
-        lang = self._st.get("lang", "")
-        return Ctx(self.program, self._st, lang, self._log, self._by_def)
+        # One execution context per game, rebuilt only when the state or log is replaced.
+        ctx = self._ctx_cache
+        if ctx is None or ctx.st is not self._st or ctx.log is not self._log:
+            lang = self._st.get("lang", "")
+            ctx = Ctx(self.program, self._st, lang, self._log, self._by_def)
+            self._ctx_cache = ctx
+        return ctx
 
     def _run(self) -> None:
         self._decision_cache = None
@@ -311,9 +318,7 @@ class Game:
     # ------------------------------------------------------------------ copies and saves
     def clone(self) -> Self:
         """An independent copy that keeps no log and no undo history (cheap)."""
-        copy = type(self)(self.ruleset, clone_state(self._st), None, None)
-        copy._by_def = self._by_def
-        return copy
+        return type(self)(self.ruleset, clone_state(self._st), None, None, by_def=self._by_def)
 
     def state_hash(self) -> str:
         return state_hash(self._st)

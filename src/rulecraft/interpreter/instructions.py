@@ -434,8 +434,10 @@ def _menu(index: int) -> Instr:
                     ctx.say(f"Player {seat + 1}: {E.text_of(ctx, phase.pass_label)}")
                 return
             used = st["used"]
-            used["phase|count"] = int(used.get("phase|count", 0)) + 1
-            _stay(ctx)  # come back to the menu after the action
+            done = int(used.get("phase|count", 0)) + 1
+            used["phase|count"] = done
+            if phase.max_actions is None or done < phase.max_actions:
+                _stay(ctx)  # come back to the menu after the action
             if ans[0] == "act":
                 act = prog.actions[ans[1]]
                 local: dict[str, Any] = {"you": you, "this": None}
