@@ -146,7 +146,8 @@ def test_decision_options_do_not_name_hidden_cards(sparks: rulecraft.Ruleset) ->
             hidden = [
                 cid
                 for cid, comp in game.state["comps"].items()
-                if comp["z"] in ("z:deck",) or (comp["z"].startswith("z:hand@") and comp["z"] != f"z:hand@{seat}")
+                if comp["z"] in ("z:deck",)
+                or (comp["z"].startswith("z:hand@") and comp["z"] != f"z:hand@{seat}")
             ]
             text = json.dumps([[o.id, o.label] for o in d.options])
             assert not any(cid in text for cid in hidden)

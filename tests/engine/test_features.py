@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 import pytest
@@ -147,3 +148,93 @@ def test_validate_writes_the_story_graph_and_checks_translations(tmp_path: Path)
     # every English text lacks a German translation: warnings, which fail only --strict
     assert main(["validate", str(story), "--lang", "de"]) == 0
     assert main(["validate", str(story), "--lang", "de", "--strict"]) == 1
+
+
+def test_texts_interpolate_expressions_and_pools_add(tmp_path: Path) -> None:
+    ruleset = make(
+        tmp_path,
+        BASE
+        + """dice:
+  red: {faces: [[hit], [hit], []]}
+flow:
+  phases:
+    - name: main
+      actions: [brag]
+""",
+        """action brag "Brag":
+    gain 2 gold
+    let pool = 1 red + 1 red
+    let more = pool + 2 red
+    say "{you} has {you.gold} gold and {count(more)} kinds" @de "{you} hat {you.gold} Gold"
+    set you.motto to "onward"
+    say "motto: {you.motto}, dice: {more.red}"
+""",
+    )
+    game = ruleset.new_game(seed=0)
+    game.choose("act:brag")
+    assert "Player 1 has 2 gold and 1 kinds" in game.log
+    assert "motto: onward, dice: 4" in game.log
+
+
+def test_a_card_moved_face_down_is_hidden_from_everybody(tmp_path: Path) -> None:
+    ruleset = make(
+        tmp_path,
+        BASE
+        + """kinds:
+  card: {}
+zones:
+  deck: {visibility: hidden}
+  table: {per: player, visibility: public}
+components:
+  - {kind: card, zone: deck}
+flow:
+  phases:
+    - name: main
+      actions: [hide, show]
+""",
+        """card secret "Secret":
+    copies: 2
+
+action hide "Hide one" if count(you.table) == 0:
+    move top(deck) to you.table face down
+
+action show "Show it" if count(you.table) > 0:
+    reveal first(you.table)
+""",
+    )
+    game = ruleset.new_game(seed=0)
+    game.choose("act:hide")
+    hidden = game.state["zones"]["z:table@0"][0]
+    for seat in (0, 1):
+        assert hidden not in json.dumps(game.view(seat))
+        assert not any("Secret" in line for line in game.log_for(seat))
+    game.choose("pass")  # seat 1's turn
+    game.choose("pass")
+    game.choose("act:show")
+    assert hidden in json.dumps(game.view(1))
+
+
+def test_path_is_the_cheapest_route(tmp_path: Path) -> None:
+    ruleset = make(
+        tmp_path,
+        BASE
+        + """map:
+  kind: square
+  width: 3
+  height: 3
+  terrain: {b2: swamp}
+  costs: {swamp: 5}
+flow:
+  phases:
+    - name: main
+      actions: [look]
+""",
+        """action look "Look":
+    say "ok"
+""",
+    )
+    game = ruleset.new_game(seed=0)
+    route = game.evaluate_expr("path(space_at(0, 1), space_at(2, 1))")
+    assert route[0] == "s:a2" and route[-1] == "s:c2"
+    assert "s:b2" not in route  # the swamp costs more than going round
+    assert game.evaluate_expr("path_cost(space_at(0, 1), space_at(2, 1))") == 4

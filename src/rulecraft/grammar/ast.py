@@ -148,6 +148,7 @@ class Do(Stmt):
     args: tuple[Expr, ...] = ()
     position: str | None = None
     until: str | None = None
+    facedown: bool = False
 
 
 @dataclass(frozen=True, slots=True)

@@ -384,7 +384,10 @@ class _Builder(Transformer[Token, Any]):
         return self._do("discard", c)
 
     def move(self, c: list[Any]) -> ast.Do:
-        return self._do("move", c)
+        do = self._do("move", c)
+        if any(isinstance(x, Token) and x.type == "FACEDOWN" for x in c):
+            return ast.Do(do.span, "move", do.value, do.target, position=do.position, facedown=True)
+        return do
 
     def shuffle(self, c: list[Any]) -> ast.Do:
         return self._do("shuffle", c)
@@ -608,7 +611,19 @@ class _Builder(Transformer[Token, Any]):
 
 # Tokens that carry a value; every other token is a keyword or punctuation.
 _VALUE_TOKENS = frozenset(
-    {"NAME", "FIELD", "INT", "STRING", "LANG", "POSITION", "UPTO", "OPTIONAL", "COMPARE", "TIMING"}
+    {
+        "NAME",
+        "FIELD",
+        "INT",
+        "STRING",
+        "LANG",
+        "POSITION",
+        "UPTO",
+        "OPTIONAL",
+        "COMPARE",
+        "TIMING",
+        "FACEDOWN",
+    }
 )
 
 

@@ -265,6 +265,7 @@ BUILTINS: dict[str, tuple[Builtin, int, int]] = {
     "seat": (_seat, 1, 1),
     "range": (_range, 2, 2),
     "reverse": (_reverse, 1, 1),
+    "path": (spatial.path, 2, 2),
     "adjacent": (spatial.adjacent, 2, 2),
     "distance": (spatial.distance, 2, 2),
     "space_at": (spatial.space_at, 2, 2),

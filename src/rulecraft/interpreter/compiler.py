@@ -395,6 +395,8 @@ class Compiler:
                 )
             return lambda ctx: v
         if isinstance(e, ast.TextLit):
+            if "{" in e.text.default or any("{" in t for _, t in e.text.translations):
+                return self.interpolated(e, scope)
             if not e.text.translations:
                 # an untranslated text is a plain string: it compares with unit names
                 plain = e.text.default
@@ -499,6 +501,33 @@ class Compiler:
         self.error("RC204", "this expression is not supported here", e.span)
         return lambda ctx: None
 
+    def interpolated(self, e: ast.TextLit, scope: Scope) -> ExprFn:
+        """``"{card.name} deals {n} damage"``: each ``{expression}`` is shown as text."""
+        variants: dict[str, list[str | ExprFn]] = {}
+        for lang, template in [("", e.text.default), *e.text.translations]:
+            parts: list[str | ExprFn] = []
+            rest = template
+            while "{" in rest:
+                before, _, after = rest.partition("{")
+                inner, closed, rest = after.partition("}")
+                if not closed:
+                    self.error("RC204", "a '{' in a text is not closed by '}'", e.span)
+                    parts.append(before + "{" + inner)
+                    rest = ""
+                    break
+                parts.append(before)
+                tree, problems = parse_expression(inner, e.span.file, e.span.line, e.span.column)
+                self.diags.extend(problems)
+                parts.append(self.expr(tree, scope) if tree is not None else "")
+            parts.append(rest)
+            variants[lang] = parts
+
+        def interpolate(ctx: E.Ctx) -> str:
+            parts = variants.get(ctx.lang) or variants[""]
+            return "".join(p if isinstance(p, str) else E.text_of(ctx, p(ctx)) for p in parts)
+
+        return interpolate
+
     def binary(self, e: ast.Binary, scope: Scope) -> ExprFn:
         left = self.expr(e.left, scope)
         right = self.expr(e.right, scope)
@@ -508,19 +537,7 @@ class Compiler:
         if op == "or":
             return lambda ctx: bool(left(ctx)) or bool(right(ctx))
         if op == "+":
-            if isinstance(e.left, ast.Qty) or isinstance(e.right, ast.Qty):
-
-                def add_qty(ctx: E.Ctx) -> Any:
-                    a, b = left(ctx), right(ctx)
-                    if isinstance(a, dict) and isinstance(b, dict):
-                        out = dict(a)
-                        for k, v in b.items():
-                            out[k] = out.get(k, 0) + v
-                        return out
-                    return a + b
-
-                return add_qty
-            return lambda ctx: left(ctx) + right(ctx)
+            return lambda ctx: _add(ctx, left(ctx), right(ctx))
         if op == "-":
             return lambda ctx: left(ctx) - right(ctx)
         if op == "*":
@@ -950,7 +967,7 @@ class Compiler:
                 self.error("RC204", "'move' needs a destination: move card to zone", span)
                 return scope
             dst = self.expr(s.target, scope)
-            code.add(_move(what, dst, s.position, "moved"), span)
+            code.add(_move(what, dst, s.position, "moved", s.facedown), span)
             return scope
         if v == "shuffle":
             what = self.expr(s.value, scope) if s.value else (lambda ctx: None)
@@ -1239,7 +1256,7 @@ class Compiler:
                                     else f"declare it under kinds: {comp.kind}: attributes:"
                                 ),
                             )
-                        if typ == "effect":
+                        if typ is not None and typ.rstrip("!") == "effect":
                             effects[mem.name if side is None else f"{side}:{mem.name}"] = (
                                 self.routine(f"{cid}.{mem.name}", mem.body, scope)
                             )
@@ -1800,6 +1817,27 @@ def _constant(e: ast.Expr) -> Any:
     ):
         return -e.operand.value
     return _MISSING
+
+
+def _add(ctx: E.Ctx, a: Any, b: Any) -> Any:
+    """``+``: numbers add; amounts (``2 red + weapon.dice``) add unit by unit; zones and
+    lists join into one list (``you.hands + you.armor``)."""
+    if type(a) is int and type(b) is int:
+        return a + b
+    if isinstance(a, dict) and isinstance(b, dict) and "" not in a and "" not in b:
+        out = dict(a)
+        for k, v in b.items():
+            out[k] = out.get(k, 0) + v
+        return out
+    if isinstance(a, list | str) and isinstance(b, list | str):
+        if isinstance(a, str) and isinstance(b, str) and not (a[:2] == "z:" or b[:2] == "z:"):
+            return a + b
+        return E.as_list(ctx, a) + E.as_list(ctx, b)
+    if a is None:
+        return b
+    if b is None:
+        return a
+    return a + b
 
 
 def _emptiness_test(cond: ast.Expr) -> bool | None:

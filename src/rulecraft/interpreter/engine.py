@@ -350,6 +350,8 @@ def move_comp(ctx: Ctx, cid: str, dest: str, position: str | None = None) -> Non
     # A component that changes zone forgets its temporary state.
     if comp.get("up"):
         comp["up"] = False
+    if comp.get("down"):
+        del comp["down"]
     if comp.get("x"):
         comp["x"] = False
     if "seen" in comp:

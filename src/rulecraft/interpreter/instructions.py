@@ -805,7 +805,9 @@ def _draw(count: ExprFn, src: ExprFn, dst: ExprFn, reshuffle: ExprFn | None) -> 
     return draw
 
 
-def _move(what: ExprFn, dst: ExprFn, position: str | None, event: str) -> Instr:
+def _move(
+    what: ExprFn, dst: ExprFn, position: str | None, event: str, facedown: bool = False
+) -> Instr:
     def move(ctx: Ctx) -> None:
         dest = dst(ctx)
         if isinstance(dest, str) and dest.startswith("@"):
@@ -818,6 +820,8 @@ def _move(what: ExprFn, dst: ExprFn, position: str | None, event: str) -> Instr:
                 continue
             src = ctx.st["comps"][cid]["z"]
             E.move_comp(ctx, cid, dest, position)
+            if facedown:
+                ctx.st["comps"][cid]["down"] = True
             if ctx.log is not None:
                 E.say_about(ctx, cid, "{card} -> " + E.text_of(ctx, dest).replace("{", "("))
             happened.append([cid, src, dest] if event == "moved" else [cid])
@@ -938,10 +942,20 @@ def _set_field(obj: ExprFn, field: str, value: ExprFn) -> Instr:
         o = obj(ctx)
         v = value(ctx)
         if isinstance(o, str) and o.startswith("@"):
-            E.res_set(ctx, o, field, int(v))
+            if isinstance(v, int) and not isinstance(v, bool):
+                E.res_set(ctx, o, field, v)
+            else:
+                ctx.st["res"][E.seat_of(o)][field] = v  # any other value a player carries
             return
         if E.is_comp(o):
             comp = ctx.st["comps"][o]
+            if field == "facedown":
+                comp["down"] = bool(v)
+                comp.pop("seen", None)
+                return
+            if field == "exhausted":
+                comp["x"] = bool(v)
+                return
             kind = ctx.prog.kinds.get(ctx.prog.defs[comp["d"]].kind)
             if (kind is not None and field in kind.counters) or field in comp["c"]:
                 E.res_set(ctx, o, field, int(v))

@@ -230,6 +230,36 @@ def path_cost(ctx: Ctx, a: list[Any]) -> int:
     return -1
 
 
+def path(ctx: Ctx, a: list[Any]) -> list[str]:
+    """The spaces of the cheapest route from a[0] to a[1], both ends included ([] if none)."""
+    mp = _map(ctx)
+    x, y = space_of(ctx, a[0]), space_of(ctx, a[1])
+    if x is None or y is None:
+        return []
+    best = {x: 0}
+    previous: dict[str, str] = {}
+    heap = [(0, x)]
+    while heap:
+        cost, cur = heapq.heappop(heap)
+        if cur == y:
+            route = [cur]
+            while route[-1] != x:
+                route.append(previous[route[-1]])
+            return ["s:" + s for s in reversed(route)]
+        if cost > best.get(cur, 1 << 30):
+            continue
+        for nxt in mp.adjacency.get(cur, ()):
+            step_cost = _enter_cost(mp, nxt)
+            if step_cost < 0:
+                continue
+            nc = cost + step_cost
+            if nc < best.get(nxt, 1 << 30):
+                best[nxt] = nc
+                previous[nxt] = cur
+                heapq.heappush(heap, (nc, nxt))
+    return []
+
+
 def reach(ctx: Ctx, a: list[Any]) -> list[str]:
     """Every space reachable from a[0] with a budget of a[1] movement points."""
     mp = _map(ctx)
