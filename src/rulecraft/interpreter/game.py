@@ -213,6 +213,11 @@ class Game:
         return int(self._st["round"])
 
     @property
+    def start_seat(self) -> int:
+        """The seat that took (or takes) the first turn."""
+        return int(self._st["start"])
+
+    @property
     def max_decisions(self) -> int:
         return self.program.max_decisions
 
