@@ -131,13 +131,18 @@ def test_move_spends_movement_points_then_fuel(ruleset: Any) -> None:
     game.choose("5,2")
     assert ev(game, "you.mp") == 2
     assert ev(game, "you.fuel") == fuel
-    assert any("Wasteland card" in line for line in game.log) or game.decision is not None
+    assert ev(game, "here(you) == space_at(5, 2)") is True
+    # "Any unspent MP are lost at the end of movement."
+    game.choose("done")
+    assert ev(game, "you.mp") == 0
+    assert any(line.startswith("Wasteland card") for line in game.log)
 
 
 def test_grim_badlands_is_the_worst_for_the_players(ruleset: Any) -> None:
     """'always choose the option worst for the players': the manifest's grim policy picks
     worst, and the entries where the Waste decides use it."""
     checked = check_ruleset(RULESET)
+    assert checked.manifest is not None
     assert checked.manifest["policies"]["grim"]["pick"] == "worst"
     text = (RULESET / "plot.rcl").read_text()
     assert text.count("chooser: grim") >= 3
@@ -154,3 +159,61 @@ def test_random_games_finish_without_errors(ruleset: Any) -> None:
             game.choose(rng.choice(game.decision.options).id)
             steps += 1
         assert game.result is not None
+
+
+INVARIANTS = {
+    # "No combatant can have more Wound/Radiation than their Health - any excess is ignored."
+    "harm": "not alive(you) or you.wounds + you.cwounds <= health(you)",
+    # "The knight can have as much Radiation as their Resilience allows."
+    "radiation": "not alive(you) or you.radiation <= knight_of(you).resilience",
+    # "their XP is limited to 19"; "A knight can have up to 6 upgrade cards"
+    "xp": "you.xp <= 19 and count(you.upgrades) <= 6",
+    # A third Injury or Malfunction eliminates the knight instead.
+    "injuries": "count(injured(you)) <= 2 and count(faulty(you)) <= 2",
+    # "When it has as much Damage as its Chassis, it becomes Wrecked"
+    "damage": "not alive(you) or you.damage <= chassis_of(you)",
+    "unconscious": "(you has unconscious) == any(you.injuries where it.side == unconscious)",
+}
+
+
+def test_harm_limits_hold_in_random_games(ruleset: Any) -> None:
+    """Limits of the harm, XP and upgrade rules checked at every decision of random games."""
+    knocked_out = 0
+    for seed in range(6):
+        rng = random.Random(100 + seed)
+        game = ruleset.new_game(players=1 + seed % 3, seed=100 + seed)
+        while game.decision is not None:
+            for seat in range(1 + seed % 3):
+                if ev(game, "knight_of(you) == none or vehicle_of(you) == none", seat):
+                    continue
+                for name, expr in INVARIANTS.items():
+                    assert ev(game, expr, seat) is True, (seed, seat, name)
+            game.choose(rng.choice(game.decision.options).id)
+        knocked_out += sum("loses consciousness" in line for line in game.log)
+    assert knocked_out > 0, "the random games never reached unconsciousness"
+
+
+def test_each_combatant_attacks_once_per_combat(ruleset: Any) -> None:
+    """'Each combatant can only attack once per combat'; 'Do not resolve more than 1 attack
+    for each combatant.'  Steps come in the rulebook's order."""
+    fights = 0
+    steps = [f"Combat step {n}" for n in range(1, 6)]
+    for seed in range(10):
+        rng = random.Random(seed)
+        game = ruleset.new_game(players=2, seed=seed)
+        while game.decision is not None:
+            game.choose(rng.choice(game.decision.options).id)
+        combat: list[str] = []
+        for line in [*game.log, "Combat with, end"]:
+            if line.startswith("Combat with"):
+                if combat:
+                    fights += 1
+                    knight = [x for x in combat if ", attacks with, " in x]
+                    enemy = [x for x in combat if x.endswith(", attacks")]
+                    assert len(knight) <= 1 and len(enemy) <= 1, combat
+                    seen = [s for s in steps if any(x.startswith(s) for x in combat)]
+                    order = [next(i for i, x in enumerate(combat) if x.startswith(s)) for s in seen]
+                    assert order == sorted(order), combat
+                combat = []
+            combat.append(line)
+    assert fights > 0
