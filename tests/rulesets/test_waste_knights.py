@@ -217,3 +217,76 @@ def test_each_combatant_attacks_once_per_combat(ruleset: Any) -> None:
                 combat = []
             combat.append(line)
     assert fights > 0
+
+
+# The plot sheet's special locations: Salvage at 1-3, then Raise the Rainmaker at 6.
+PLOT_TARGETS = {1: (1, 1), 2: (7, 2), 3: (8, 6), 6: (6, 4)}
+
+
+def plot_target(game: Any, seat: int) -> tuple[int, int]:
+    for n in (1, 2, 3):
+        site = f"it.kind == site and it.number == {n} and it has searched"
+        done = f"any(spaces where any(it.pieces where {site}))"
+        if not ev(game, done, seat):
+            return PLOT_TARGETS[n]
+    return PLOT_TARGETS[6]
+
+
+def follow_the_plot(ruleset: Any, seed: int, players: int) -> Any:
+    """A scripted knight: drive to the next plot location, take its plot action, camp
+    otherwise; every other decision takes the first option."""
+    game = ruleset.new_game(players=players, seed=seed)
+    while game.decision is not None:
+        d = game.decision
+        ids = [o.id for o in d.options]
+        seat = d.seat
+        if d.prompt.startswith("Take up to 2"):
+            wanted = [a for a in ("act:plot_raise", "act:plot_salvage", "act:regain") if a in ids]
+            q, r = plot_target(game, seat)
+            there = ev(game, f"here(you) == space_at({q}, {r})", seat)
+            if wanted:
+                game.choose(wanted[0])
+            elif "act:move" in ids and not there:
+                game.choose("act:move")
+            else:
+                game.choose("act:camp" if "act:camp" in ids else "pass")
+        elif d.prompt.startswith("Move"):
+            q, r = plot_target(game, seat)
+            steps = [i for i in ids if "," in i]
+
+            def dist(sid: str, q: int = q, r: int = r, seat: int = seat) -> int:
+                return int(ev(game, f"distance(space_at({q}, {r}), space_at({sid}))", seat))
+
+            now = int(ev(game, f"distance(here(you), space_at({q}, {r}))", seat))
+            best = min(steps, key=dist) if steps else "done"
+            game.choose(best if best == "done" or dist(best) < now or "done" not in ids else "done")
+        elif d.prompt.startswith("Prepare"):
+            game.choose("pass")
+        else:
+            game.choose(ids[0])
+    return game
+
+
+@pytest.mark.parametrize(("seed", "players"), [(34, 1), (3, 2)])
+def test_following_the_plot_can_win(ruleset: Any, seed: int, players: int) -> None:
+    """The adventure's win ending is reachable in play: three parts salvaged, the Rainmaker
+    raised at the Dry Lake (entry 32), and every knight wins together."""
+    game = follow_the_plot(ruleset, seed, players)
+    assert game.result.winners == tuple(range(players))
+    assert any(line.startswith("[32] Rain") for line in game.log)
+    assert ev(game, "parts") == 3
+
+
+def test_the_time_track_ends_the_adventure(ruleset: Any) -> None:
+    """Plot sheet: 'when it reaches 10 the rains will never come (entry 60)'; the knights
+    lose together."""
+    game = start(ruleset, players=2, seed=7)
+    while game.decision is not None:
+        game.choose(
+            "pass"
+            if "pass" in [o.id for o in game.decision.options]
+            else game.decision.options[0].id
+        )
+    assert game.result.winners == ()
+    assert any(line.startswith("[60] Dry Season") for line in game.log)
+    assert ev(game, "time") == 10
