@@ -8,6 +8,7 @@ random opening.
 
 from __future__ import annotations
 
+import json
 import random
 from pathlib import Path
 from typing import Any
@@ -325,29 +326,96 @@ def test_used_card_is_not_ready_again_this_turn(rs: Ruleset) -> None:
 
 # ---------------------------------------------------------------------------- punks
 def test_damaged_punk_returns_unseen_to_the_deck(rs: Ruleset) -> None:
-    """'Sobald einem Punk Schaden zugefügt wird, kommt er ungesehen zurück auf den
-    Nachziehstapel (nicht auf den Ablagestapel).'"""
+    """'Punks sind verdeckt ausgelegte Karten ohne Fähigkeiten und Eigenschaften. Sobald
+    einem Punk Schaden zugefügt wird, kommt er ungesehen zurück auf den Nachziehstapel
+    (nicht auf den Ablagestapel).'"""
     g, seat = beginner(rs)
     opp = 1 - seat
     put(g, "anwerber#1", f"people@{seat}", seat, col=1, row=1)
+    put(g, "schrottsammler#1", "deck")  # a card with an ability: the punk must not have it
     water(g, seat, 3)
     refresh(g)
-    top = g.state["zones"]["z:deck"][-1]
     g.choose("ab:anwerber#1:0")
     g.choose(g.state["zones"][f"z:camps@{seat}"][1])
-    assert g.state["comps"][top]["z"] == f"z:people@{seat}"
-    assert "punk" in g.state["comps"][top]["f"]
-    # a punk has no abilities
-    assert not [o for o in ids(g) if o.startswith(f"ab:{top}:")]
-    # the opponent shoots it
+    punk = g.state["comps"]["schrottsammler#1"]
+    assert punk["z"] == f"z:people@{seat}" and punk.get("down") is True
+    assert ev(g, "count(you.people where it.facedown)", seat) == 1
+    # a punk has no abilities, even when it would be ready
+    flags(g, "schrottsammler#1")
+    refresh(g)
+    assert not [o for o in ids(g) if "schrottsammler#1" in o]
+    # the opponent shoots it: the option names a hidden card, not the card
     put(g, "schuetze#1", f"people@{opp}", opp, col=1, row=1)
     end_turn(g)
     water(g, opp, 3)
     refresh(g)
     g.choose("ab:schuetze#1:0")
-    g.choose(top)
-    assert g.state["zones"]["z:deck"][-1] == top
-    assert g.state["comps"][top]["f"] == []
+    d = g.decision
+    assert d is not None
+    hidden = [o for o in d.options if o.label.startswith("hidden card")]
+    assert len(hidden) == 1 and "schrottsammler" not in hidden[0].id
+    discard = list(g.state["zones"]["z:discard"])
+    g.choose(hidden[0].id)
+    assert g.state["zones"]["z:deck"][-1] == "schrottsammler#1"
+    assert g.state["zones"]["z:discard"] == discard
+    assert "down" not in g.state["comps"]["schrottsammler#1"]
+    assert g.state["comps"]["schrottsammler#1"]["f"] == []
+
+
+def _unseen_person(g: Game) -> str:
+    """A gang member definition no copy of which any seat has seen so far."""
+    log = "\n".join(g.log)
+    comps: dict[str, dict[str, Any]] = g.state["comps"]
+    for cid, comp in comps.items():
+        d = g.ruleset.program.defs[comp["d"]]
+        if d.kind != "person" or any(str(n) in log for n in d.name.values()):
+            continue
+        if all(c["z"] == "z:deck" for c in comps.values() if c["d"] == comp["d"]):
+            return cid
+    raise AssertionError("every gang member has been seen")
+
+
+def test_a_punk_never_shows_in_views_logs_or_options(rs: Ruleset) -> None:
+    """'Punks sind verdeckt ausgelegte Karten' and '... kommt er ungesehen zurück auf den
+    Nachziehstapel': neither seat (its owner neither) ever sees which card a punk is."""
+    g, seat = beginner(rs, seed=3)
+    opp = 1 - seat
+    cid = _unseen_person(g)
+    def_id = g.state["comps"][cid]["d"]
+    names = [str(n) for n in rs.program.defs[def_id].name.values()]
+    for other, comp in g.state["comps"].items():  # its twins go out of the game, unseen
+        if comp["d"] == def_id and other != cid:
+            put(g, other, "box")
+    put(g, cid, "deck")
+    put(g, "anwerber#1", f"people@{seat}", seat, col=1, row=1)
+    put(g, "schuetze#1", f"people@{opp}", opp, col=1, row=1)
+    water(g, seat, 3)
+    refresh(g)
+
+    def nothing_shows() -> None:
+        for s in (0, 1):
+            seen = json.dumps(g.view(s), ensure_ascii=False) + "\n".join(g.log_for(s))
+            d = g.decision
+            if d is not None and d.seat == s:
+                seen += " ".join(f"{o.id} {o.label}" for o in d.options)
+            assert def_id not in seen and cid not in seen, s
+            assert not [n for n in names if n in seen], s
+
+    g.choose("ab:anwerber#1:0")
+    nothing_shows()
+    g.choose(g.state["zones"][f"z:camps@{seat}"][2])
+    assert g.state["comps"][cid]["z"] == f"z:people@{seat}"
+    nothing_shows()
+    end_turn(g)
+    water(g, opp, 3)
+    refresh(g)
+    g.choose("ab:schuetze#1:0")
+    nothing_shows()
+    d = g.decision
+    assert d is not None
+    g.choose(next(o.id for o in d.options if o.label.startswith("hidden card")))
+    assert g.state["zones"]["z:deck"][-1] == cid
+    nothing_shows()
 
 
 # ---------------------------------------------------------------------------- events
