@@ -574,3 +574,121 @@ def test_german_and_english_texts(rs: Ruleset) -> None:
     g = rs.new_game(players=2, seed=1, lang="de")
     d = g.decision
     assert d is not None and "Einsteiger" in d.options[0].label
+
+
+# ---------------------------------------------------------------------------- scenario saves
+# The scenarios in rulesets/radlands/scenarios start from positions saved with Game.save.
+# Each position is built here (beginner sets, seed 1: Player 1, seat 0, starts and is
+# waiting for its first action); the saves hold the engine's continuation, so a change of
+# the rules can make them stale: test_scenario_saves_are_current then fails, and
+# `python tests/rulesets/test_radlands.py` writes them again.
+SAVES = RULESET / "scenarios" / "saves"
+
+
+def _position(rs: Ruleset, arrange: Any) -> Game:
+    g, seat = beginner(rs, seed=1)
+    assert seat == 0
+    arrange(g)
+    refresh(g)
+    log = g._log
+    if log is not None:
+        log.clear()  # the scenario's own lines only
+    return g
+
+
+def _punk(g: Game) -> None:
+    put(g, "anwerber#1", "people@0", 0, col=1, row=1)
+    put(g, "schuetze#1", "people@1", 1, col=1, row=1)
+    put(g, "kundschafter#4", "deck")  # becomes the punk
+    water(g, 0, 3)
+
+
+def _countdown(g: Game) -> None:
+    put(g, "sandsturm#1", "events@0", 0, slot=2)
+    for cid in ("reparaturtrupp#1", "vorratsfund#1", "rekrutierung#1", "wasserfund#1"):
+        put(g, cid, "hand@0")
+    water(g, 0, 3)
+
+
+def _protection(g: Game) -> None:
+    put(g, "schlaeger#1", "people@1", 1, col=1, row=1)
+    put(g, "sanitaeterin#1", "people@1", 1, col=1, row=2)
+    put(g, "schuetze#1", "people@0", 0, col=1, row=1)
+    water(g, 0, 3)
+
+
+def _raid(g: Game) -> None:
+    for col in (1, 2, 3):
+        put(g, f"schlaeger#{col}", "people@1", 1, col=col, row=1)
+    put(g, "pluenderung#1", "events@0", 0, slot=1)
+
+
+def _last_camp(g: Game) -> None:
+    flags(g, "reaktor#1", "destroyed")
+    flags(g, "kanone#1", "damaged")
+    flags(g, "siegestotem#1", "damaged")
+    put(g, "schuetze#1", "people@0", 0, col=1, row=1)
+    put(g, "schuetze#2", "people@0", 0, col=2, row=1)
+    water(g, 0, 4)
+
+
+def _deck_out(g: Game) -> None:
+    deck = list(g.state["zones"]["z:deck"])
+    for cid in deck[:-2]:
+        put(g, cid, "box")
+    put(g, deck[-2], "discard")  # the deck holds one card, the discard pile one
+    water(g, 0, 4)
+
+
+def _readiness(g: Game) -> None:
+    put(g, "schuetze#1", "hand@0")
+    put(g, "schrottsammler#1", "people@0", 0, col=1, row=1)
+    flags(g, "schrottsammler#1", "damaged")
+    put(g, "schrottsammler#2", "people@0", 0, col=2, row=1)
+    water(g, 0, 5)
+
+
+POSITIONS = {
+    "punk": _punk,
+    "countdown": _countdown,
+    "protection": _protection,
+    "raid": _raid,
+    "last_camp": _last_camp,
+    "deck_out": _deck_out,
+    "readiness": _readiness,
+}
+
+
+def _save_data(rs: Ruleset, name: str) -> Any:
+    """A position's save, as the JSON file holds it."""
+    return json.loads(json.dumps(_position(rs, POSITIONS[name]).to_json(), ensure_ascii=False))
+
+
+def write_saves() -> None:
+    rs = rulecraft.load(RULESET)
+    SAVES.mkdir(exist_ok=True)
+    for name in POSITIONS:
+        _position(rs, POSITIONS[name]).save(SAVES / f"{name}.json")
+
+
+@pytest.mark.parametrize("name", sorted(POSITIONS))
+def test_scenario_saves_are_current(rs: Ruleset, name: str) -> None:
+    saved = json.loads((SAVES / f"{name}.json").read_text(encoding="utf-8"))
+    assert saved == _save_data(rs, name), "stale: run python tests/rulesets/test_radlands.py"
+
+
+SCENARIOS = sorted((RULESET / "scenarios").glob("*.yaml"))
+
+
+@pytest.mark.parametrize("path", SCENARIOS, ids=[p.stem for p in SCENARIOS])
+def test_scenario_passes(rs: Ruleset, path: Path) -> None:
+    from rulecraft.interpreter.scenario import load_scenario, run_scenario
+
+    scenario, problems = load_scenario(path)
+    assert scenario is not None and not problems, problems
+    outcome = run_scenario(rs, scenario)
+    assert outcome.passed, outcome.message
+
+
+if __name__ == "__main__":
+    write_saves()
