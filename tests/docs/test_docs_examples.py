@@ -6,8 +6,10 @@
   manifest);
 - blocks marked ``<!-- file: FOLDER/NAME -->`` are ruleset files: the last version of each
   folder is loaded and played with random decisions;
-- the tutorial is replayed step by step: files written as the page shows them, the outputs of
-  ``rulecraft validate`` and ``rulecraft play`` compared, its ``pycon`` sessions run.
+- the tutorial and the worked example of language.md are replayed step by step: files
+  written as the page shows them, the outputs of ``rulecraft validate`` and ``rulecraft play``
+  compared, files the commands write (``<!-- written: PATH -->``) compared, its ``pycon``
+  sessions run.
 - the ``pycon`` sessions of api.md run as doctests.
 """
 
@@ -239,17 +241,15 @@ def _run_pycon(block: Block, globs: dict[str, Any]) -> None:
     assert runner.failures == 0, out.getvalue()
 
 
-def test_tutorial_step_by_step(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
-) -> None:
-    monkeypatch.chdir(tmp_path)
+def _replay_page(doc: str, root: Path, capsys: pytest.CaptureFixture[str]) -> dict[str, int]:
+    """Replay a page's marked blocks in order in ``root``; count each kind checked."""
     globs: dict[str, Any] = {}
-    checked = {"file": 0, "validate": 0, "play": 0, "python": 0}
-    for block in doc_blocks("tutorial.md"):
+    checked = {"file": 0, "validate": 0, "play": 0, "python": 0, "written": 0}
+    for block in doc_blocks(doc):
         marker = block.marker or ""
         if marker.startswith("file: "):
             folder, name = marker[len("file: ") :].split("/", 1)
-            _write(tmp_path, folder, name, block.body)
+            _write(root, folder, name, block.body)
             checked["file"] += 1
         elif marker == "validate":
             args, _ = _command(block)
@@ -260,20 +260,41 @@ def test_tutorial_step_by_step(
             assert (captured.out + captured.err).splitlines() == expected, block.where
             assert code == (1 if any(" error RC" in ln for ln in expected) else 0), block.where
             checked["validate"] += 1
+        elif marker.startswith("written: "):
+            written = root / marker[len("written: ") :]
+            assert written.read_text(encoding="utf-8") == block.body, block.where
+            checked["written"] += 1
         elif marker == "play":
             args, stdin = _command(block)
             shown = [ln for ln in block.body.splitlines()[1:] if ln != "..."]
-            output = _cli(args, tmp_path, stdin)
+            output = _cli(args, root, stdin)
             missing = list(_in_order(shown, output))
             assert missing == [], f"{block.where}: not in the output, in order: {missing}"
             checked["play"] += 1
         elif marker == "python":
             _run_pycon(block, globs)
             checked["python"] += 1
+    return checked
+
+
+def test_tutorial_step_by_step(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    monkeypatch.chdir(tmp_path)
+    checked = _replay_page("tutorial.md", tmp_path, capsys)
     assert checked["file"] >= 4 and checked["validate"] >= 3, checked
     assert checked["play"] == 1 and checked["python"] >= 1, checked
     # The finished tutorial ruleset is clean and plays to the end.
     assert _play_randomly(tmp_path / "lanterns", games=10)
+
+
+def test_language_worked_example(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    monkeypatch.chdir(tmp_path)
+    checked = _replay_page("language.md", tmp_path, capsys)
+    assert checked["file"] >= 2 and checked["validate"] >= 1, checked
+    assert checked["written"] >= 1 and checked["python"] >= 1, checked
 
 
 # ---------------------------------------------------------------------------- api.md
