@@ -470,3 +470,45 @@ class DuelClassFactory:
 
     def __call__(self, seed: int) -> HiddenDuel:
         return self.cls(seed)
+
+
+# -- games that say who started ---------------------------------------------------------
+
+
+class StartingNim(Nim):
+    """Nim that exposes ``start_seat`` (the seat that moved first), like the engine's Game.
+
+    With one pile of 1 the start player always wins; with two piles of 1 it always loses.
+    """
+
+    def __init__(self, piles: tuple[int, ...], start: int) -> None:
+        super().__init__(piles, to_move=start)
+        self.state["start"] = start
+
+    @property
+    def start_seat(self) -> int:
+        return int(self.state["start"])
+
+
+@dataclass(frozen=True)
+class StartingNimFactory:
+    """``factory(seed)``: seat ``seed % 2`` starts; seeds ``0, 1 (mod 4)`` deal one pile of 1
+    (the start player wins), ``2, 3 (mod 4)`` two piles of 1 (the start player loses)."""
+
+    def __call__(self, seed: int) -> StartingNim:
+        piles = (1,) if seed % 4 < 2 else (1, 1)
+        return StartingNim(piles, start=seed % 2)
+
+
+class StartingTicTacToe(TicTacToe):
+    """Tic-tac-toe whose ``start_seat`` is always seat 0 (it has draws)."""
+
+    @property
+    def start_seat(self) -> int:
+        return 0
+
+
+@dataclass(frozen=True)
+class StartingTicTacToeFactory:
+    def __call__(self, seed: int) -> StartingTicTacToe:
+        return StartingTicTacToe()

@@ -13,13 +13,20 @@ from rulecraft.cli import simulate_cmd
 from rulecraft.cli.main import main
 from rulecraft.interpreter.simulator import simulate
 
-from .fakegames import CountdownFactory, CrashingNimFactory, HiddenDuelFactory, NimFactory
+from .fakegames import (
+    CountdownFactory,
+    CrashingNimFactory,
+    HiddenDuelFactory,
+    NimFactory,
+    StartingNimFactory,
+)
 
 FAKES = {
     "duel": HiddenDuelFactory(),
     "nim": NimFactory(),
     "crashing": CrashingNimFactory(),
     "countdown": CountdownFactory(players=3),
+    "startnim": StartingNimFactory(),
 }
 
 
@@ -114,3 +121,22 @@ def test_progress_bar_on_a_terminal(
     assert main([*argv, "--errors-dir", str(tmp_path)]) == 0
     assert json.loads(capsys.readouterr().out)["games"] == 40  # stdout stays pure JSON
     assert "simulating" in fake_stderr.getvalue()
+
+
+def test_start_player_in_the_json_and_the_table(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    argv = ["simulate", "startnim", "-n", "8", "--workers", "1", "--errors-dir", str(tmp_path)]
+    assert main([*argv, "--json"]) == 0
+    data = json.loads(capsys.readouterr().out)
+    assert data["start_player"]["wins"] == 4 and data["start_player"]["decided"] == 8
+    assert data["start_player"]["starts"] == [4, 4]
+    assert main(argv) == 0
+    out = capsys.readouterr().out
+    assert "start player won 4 of 8 decided games: 50.0%" in out
+    assert "starts by seat 4, 4" in out
+    # games that do not say who started: no start-player line, no key
+    assert main(["simulate", "nim", "-n", "4", "--workers", "1", "--json"]) == 0
+    assert "start_player" not in json.loads(capsys.readouterr().out)
+    assert main(["simulate", "nim", "-n", "4", "--workers", "1"]) == 0
+    assert "start player" not in capsys.readouterr().out

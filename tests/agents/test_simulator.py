@@ -13,6 +13,8 @@ from rulecraft.interpreter.agents import DecisionLimitExceeded, RandomAgent, pla
 from rulecraft.interpreter.simulator import (
     LengthStats,
     RulesetGameFactory,
+    StartPlayerStats,
+    game_start_seat,
     load_replay,
     replay_choices,
     seat_specs,
@@ -27,6 +29,8 @@ from .fakegames import (
     EndlessFactory,
     HiddenDuelFactory,
     NimFactory,
+    StartingNimFactory,
+    StartingTicTacToeFactory,
     TicTacToeFactory,
 )
 
@@ -174,3 +178,58 @@ def test_ruleset_factory_is_picklable() -> None:
 
     factory = RulesetGameFactory("default", 2)
     assert pickle.loads(pickle.dumps(factory)) == factory
+
+
+def test_start_player_wins_are_counted_per_game() -> None:
+    # seeds 0,1 (mod 4): the start player wins; seeds 2,3 (mod 4): it loses
+    report = simulate(StartingNimFactory(), 40, ["random"], seed=0)
+    start = report.start_player
+    assert start is not None
+    assert (start.games, start.decided, start.wins) == (40, 40, 20)
+    assert start.starts == (20, 20)
+    rate, low, high = start.rate_decided()
+    assert rate == 0.5 and low < 0.5 < high
+    assert start.rate_all() == start.rate_decided()
+    # seeds 0..9: 0,1,4,5,8,9 are start-player wins
+    report = simulate(StartingNimFactory(), 10, ["random"], seed=0)
+    assert report.start_player is not None and report.start_player.wins == 6
+
+
+def test_start_player_rate_over_decided_games_leaves_draws_out() -> None:
+    report = simulate(StartingTicTacToeFactory(), 300, ["random"], seed=0)
+    start = report.start_player
+    assert start is not None and report.draws > 0
+    assert start.games == 300 and start.decided == 300 - report.draws
+    assert start.wins == report.wins[0] and start.starts == (300, 0)
+    assert start.rate_decided()[0] == pytest.approx(report.wins[0] / start.decided)
+    assert start.rate_all()[0] == pytest.approx(report.wins[0] / 300)
+    assert start.rate_all()[0] < start.rate_decided()[0]
+    data = report.to_json()["start_player"]
+    assert data["wins"] == start.wins and data["decided"] == start.decided
+    low, high = data["wilson95_all"]
+    assert low <= data["rate_all"] <= high and data["starts"] == [300, 0]
+
+
+def test_start_player_is_omitted_for_games_without_start_seat() -> None:
+    report = simulate(NimFactory(), 10, ["random"], seed=0)
+    assert report.start_player is None
+    assert "start_player" not in report.to_json()
+    assert game_start_seat(NimFactory()(0)) is None
+    assert game_start_seat(StartingNimFactory()(3)) == 1
+
+
+def test_start_player_stats_skip_failed_games(tmp_path: Path) -> None:
+    class CrashOnOddSeeds(StartingNimFactory):
+        def __call__(self, seed: int):  # type: ignore[no-untyped-def]
+            if seed % 2:
+                raise RuntimeError("setup bug")
+            return super().__call__(seed)
+
+    report = simulate(CrashOnOddSeeds(), 8, ["random"], seed=0, errors_dir=None)
+    assert len(report.errors) == 4
+    assert report.start_player == StartPlayerStats(games=4, decided=4, wins=2, starts=(4, 0))
+
+
+def test_start_player_rates_of_no_games() -> None:
+    empty = StartPlayerStats(games=0, decided=0, wins=0, starts=(0, 0))
+    assert empty.rate_decided() == (0.0, 0.0, 1.0)

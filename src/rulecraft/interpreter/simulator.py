@@ -5,6 +5,10 @@ agent specs per seat (one spec applies to every seat) and returns a
 :class:`SimulationReport`.  The games are independent, so ``workers=K`` spreads chunks of
 them over ``K`` processes and the report is the same whatever ``K`` is.
 
+When the games expose ``start_seat`` (the seat that took the first turn), the report also
+says how often the start player won (:class:`StartPlayerStats`): the first-player advantage
+a designer balances against.
+
 Every game that raises, or runs past its bound on decisions, becomes an error entry with
 its seed and a replay file: the simulator records the option ids it fed the game, so
 ``replay_choices(factory, seed, choices)`` reproduces the failure without the bots.
@@ -123,6 +127,60 @@ class LengthStats:
 
 
 @dataclass(frozen=True, slots=True)
+class StartPlayerStats:
+    """How the player who took the first turn fared, over the finished games that say who
+    that was (``start_seat``).
+
+    ``decided`` counts the games somebody won (not drawn, not lost by everybody); ``wins``
+    the games the start player won (in a co-op win every winner counts, the start player
+    too); ``starts[s]`` the games seat ``s`` began.
+
+    >>> stats = StartPlayerStats(games=100, decided=90, wins=54, starts=(50, 50))
+    >>> round(stats.rate_decided()[0], 3), round(stats.rate_all()[0], 3)
+    (0.6, 0.54)
+    """
+
+    games: int
+    decided: int
+    wins: int
+    starts: tuple[int, ...]
+
+    def rate_decided(self) -> tuple[float, float, float]:
+        """Wins over decided games, with the 95% Wilson interval."""
+        return _rate(self.wins, self.decided)
+
+    def rate_all(self) -> tuple[float, float, float]:
+        """Wins over all these games (a draw counts as not won), with the 95% Wilson
+        interval."""
+        return _rate(self.wins, self.games)
+
+    def to_json(self) -> dict[str, Any]:
+        decided, all_games = self.rate_decided(), self.rate_all()
+        return {
+            "games": self.games,
+            "decided": self.decided,
+            "wins": self.wins,
+            "rate_decided": decided[0],
+            "wilson95_decided": list(decided[1:]),
+            "rate_all": all_games[0],
+            "wilson95_all": list(all_games[1:]),
+            "starts": list(self.starts),
+        }
+
+
+def _rate(successes: int, trials: int) -> tuple[float, float, float]:
+    low, high = wilson_interval(successes, trials)
+    return (successes / trials if trials else 0.0, low, high)
+
+
+def game_start_seat(game: Any) -> int | None:
+    """``game.start_seat`` when the game tells who took the first turn (an ``int``), else
+    ``None``."""
+    seat = getattr(game, "start_seat", None)
+    return seat if isinstance(seat, int) and not isinstance(seat, bool) else None
+
+
+@dataclass(frozen=True, slots=True)
 class GameError:
     """A game that failed: its seed, the traceback and where its replay file is."""
 
@@ -151,6 +209,7 @@ class GameOutcome:
     rounds: int | None = None
     error: str | None = None
     choices: tuple[str, ...] = ()  # kept only for failed games, for the replay file
+    start_seat: int | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -173,6 +232,7 @@ class SimulationReport:
     decisions: LengthStats
     rounds: LengthStats | None
     errors: tuple[GameError, ...]
+    start_player: StartPlayerStats | None = None
     elapsed_s: float = field(default=0.0, compare=False)
 
     @property
@@ -186,6 +246,12 @@ class SimulationReport:
         return (self.wins[seat] / n if n else 0.0, low, high)
 
     def to_json(self) -> dict[str, Any]:
+        data = self._to_json()
+        if self.start_player is not None:
+            data["start_player"] = self.start_player.to_json()
+        return data
+
+    def _to_json(self) -> dict[str, Any]:
         return {
             "games": self.games,
             "finished": self.finished,
@@ -259,6 +325,8 @@ def play_one(factory: GameFactory, specs: Sequence[str], seed: int) -> GameOutco
         draw=result.draw,
         decisions=len(choices),
         rounds=game_rounds(game),
+        # read at the end: rules may pick the start player during setup decisions
+        start_seat=game_start_seat(game),
     )
 
 
@@ -361,6 +429,8 @@ def _report(
     lengths: list[int] = []
     rounds: list[int] = []
     errors: list[GameError] = []
+    starts = [0] * players
+    start_games = start_decided = start_wins = 0
     for out in outcomes:
         if out.error is not None:
             replay = None
@@ -390,6 +460,12 @@ def _report(
         lengths.append(out.decisions)
         if out.rounds is not None:
             rounds.append(out.rounds)
+        if out.start_seat is not None and 0 <= out.start_seat < players:
+            start_games += 1
+            starts[out.start_seat] += 1
+            if out.winners and not out.draw:
+                start_decided += 1
+                start_wins += out.start_seat in out.winners
     return SimulationReport(
         games=len(outcomes),
         players=players,
@@ -402,5 +478,10 @@ def _report(
         decisions=LengthStats.of(lengths),
         rounds=LengthStats.of(rounds) if rounds else None,
         errors=tuple(errors),
+        start_player=(
+            StartPlayerStats(start_games, start_decided, start_wins, tuple(starts))
+            if start_games
+            else None
+        ),
         elapsed_s=elapsed,
     )
