@@ -37,7 +37,8 @@ def register(sub: Any) -> None:
         "simulate",
         help="play many bot games and report win rates, game lengths and errors",
         description="Play many games with bots (one spec per seat, or one for all seats): "
-        "random, greedy, mcts, mcts:<iterations>, mcts:<seconds>s.",
+        "random, greedy, mcts, mcts:<iterations>, mcts:<seconds>s, with optional /d<rollout "
+        "depth> and /w<iterations per determinization>, e.g. mcts:100/d30.",
     )
     p.add_argument("ruleset", help="ruleset name or path")
     p.add_argument("-n", "--games", type=int, default=100, help="games to play (default 100)")
@@ -169,6 +170,16 @@ def render_report(report: SimulationReport, console: Console, title: str = "") -
         f"finished {report.finished}, draws {report.draws}, co-op wins {report.coop_wins}, "
         f"no winner {report.no_winner}, errors {len(report.errors)}"
     )
+    start = report.start_player
+    if start is not None:
+        rate, low, high = start.rate_decided()
+        rate_all, low_all, high_all = start.rate_all()
+        console.print(
+            f"start player won {start.wins} of {start.decided} decided games: {rate:.1%} "
+            f"(95% {low:.1%} - {high:.1%}); of all {start.games} finished games: "
+            f"{rate_all:.1%} (95% {low_all:.1%} - {high_all:.1%}); "
+            f"starts by seat {', '.join(str(n) for n in start.starts)}"
+        )
     if report.finished:
         lengths = Table(title="Game length")
         for column in ("measure", "mean", "median", "p90", "max"):
