@@ -238,3 +238,23 @@ flow:
     assert route[0] == "s:a2" and route[-1] == "s:c2"
     assert "s:b2" not in route  # the swamp costs more than going round
     assert game.evaluate_expr("path_cost(space_at(0, 1), space_at(2, 1))") == 4
+
+
+def test_prompts_and_option_labels_interpolate(tmp_path: Path) -> None:
+    ruleset = make(
+        tmp_path,
+        BASE + "flow:\n  phases:\n    - name: main\n      actions: [ask]\n",
+        """action ask "Ask":
+    gain 3 gold
+    choose prompt "You have {you.gold} gold":
+        option "Keep {you.gold}":
+            say "kept"
+        option "Spend {you.gold - 1}":
+            lose 2 gold
+""",
+    )
+    game = ruleset.new_game(seed=0)
+    game.choose("act:ask")
+    assert game.decision is not None
+    assert game.decision.prompt == "You have 3 gold"
+    assert [o.label for o in game.decision.options] == ["Keep 3", "Spend 2"]

@@ -192,7 +192,8 @@ def _simple_stmt(stmt: ast.Do) -> str:
         return f"draw {value}{opt('from', stmt.source)}{opt('to', stmt.target)}"
     if verb == "move":
         position = f" at {stmt.position}" if stmt.position else ""
-        return f"move {value}{opt('to', stmt.target)}{position}"
+        face = " face down" if stmt.facedown else ""
+        return f"move {value}{opt('to', stmt.target)}{position}{face}"
     if verb in ("shuffle", "reveal", "exhaust", "ready", "say"):
         return f"{verb} {value}"
     if verb == "roll":

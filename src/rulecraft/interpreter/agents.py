@@ -11,9 +11,9 @@ same answers.  Agents are not game state; their randomness never touches the gam
 - :class:`MCTSAgent` is information-set Monte Carlo tree search: it only ever searches
   ``determinize(seat, ...)`` copies, so it never reads what its seat cannot see.
 
->>> agent = make_agent("mcts:50", seed=1)
->>> (agent.name, agent.iterations)
-('mcts:50', 50)
+>>> agent = make_agent("mcts:50/d20", seed=1)
+>>> (agent.name, agent.iterations, agent.rollout_depth)
+('mcts:50/d20', 50, 20)
 """
 
 from __future__ import annotations
@@ -34,7 +34,24 @@ WIN_SCORE = 1e9
 #: Decision bound for games that declare none (``game.max_decisions``).
 DEFAULT_MAX_DECISIONS = 100_000
 
-KNOWN_SPECS = ("random", "greedy", "mcts", "mcts:<iterations>", "mcts:<seconds>s")
+#: Random decisions a rollout plays before it stops and scores the position with
+#: ``evaluate``.  Long card games (hundreds of decisions) never finish a search that plays
+#: every rollout to the end; a short horizon scored by the ruleset's evaluation is both
+#: faster and, measured on the bundled card games, stronger (see docs/bots.md).
+DEFAULT_ROLLOUT_DEPTH = 30
+
+#: Iterations of :class:`MCTSAgent` when a spec gives neither iterations nor seconds.
+DEFAULT_ITERATIONS = 200
+
+KNOWN_SPECS = (
+    "random",
+    "greedy",
+    "mcts",
+    "mcts:<iterations>",
+    "mcts:<seconds>s",
+    "mcts:<budget>/d<rollout depth>",
+    "mcts:<budget>/w<iterations per determinization>",
+)
 
 
 class DecisionLimitExceeded(RuntimeError):
@@ -160,14 +177,21 @@ class _Node:
 class MCTSAgent:
     """Information-set Monte Carlo tree search (single observer, UCT with UCB1).
 
-    Each iteration deals a fresh ``determinize(seat, seed_i)`` of the root, so the tree is
-    built only from positions consistent with what the deciding seat can see; it descends
-    by UCB1 (``c = sqrt(2)``) over the option ids legal in that determinization, expands
-    one untried option, plays random moves until the game ends or ``rollout_depth``
-    decisions pass (a cut-off scores ``squash(evaluate(seat))`` per seat) and backs the
-    per-seat rewards up the path (win 1, draw 0.5, loss 0).  The budget is ``iterations``
-    or, when ``time_budget`` is given, that many seconds.  It answers the most visited
-    root option.
+    Each iteration searches a ``determinize(seat, seed_i)`` copy of the root, so the tree
+    is built only from positions consistent with what the deciding seat can see; it
+    descends by UCB1 (``c = sqrt(2)``) over the option ids legal in that determinization,
+    expands one untried option, plays random moves until the game ends or
+    ``rollout_depth`` decisions pass (a cut-off scores ``squash(evaluate(seat))`` per seat)
+    and backs the per-seat rewards up the path (win 1, draw 0.5, loss 0).
+
+    Decisions with a single option are played through without a tree node and without
+    spending an iteration.  ``worlds_per_determinization = k`` deals one determinization
+    and searches ``k`` clones of it before dealing the next (a clone is cheaper than a
+    deal, but fewer distinct deals see less of the hidden cards' spread).
+
+    The budget is ``iterations``, or ``time_budget`` seconds, or both (whichever runs out
+    first when both are given); at least one iteration always runs.  It answers the most
+    visited root option.
     """
 
     exploration = math.sqrt(2.0)
@@ -175,21 +199,30 @@ class MCTSAgent:
     def __init__(
         self,
         seed: int = 0,
-        iterations: int = 200,
+        iterations: int | None = DEFAULT_ITERATIONS,
         time_budget: float | None = None,
-        rollout_depth: int = 200,
+        rollout_depth: int = DEFAULT_ROLLOUT_DEPTH,
+        worlds_per_determinization: int = 1,
     ) -> None:
-        if iterations < 1:
+        if iterations is not None and iterations < 1:
             raise ValueError("iterations must be >= 1")
         if time_budget is not None and time_budget <= 0:
             raise ValueError("time_budget must be > 0 seconds")
+        if iterations is None and time_budget is None:
+            raise ValueError("give iterations, a time budget or both")
+        if rollout_depth < 0:
+            raise ValueError("rollout_depth must be >= 0")
+        if worlds_per_determinization < 1:
+            raise ValueError("worlds_per_determinization must be >= 1")
         self.iterations = iterations
         self.time_budget = time_budget
         self.rollout_depth = rollout_depth
+        self.worlds_per_determinization = worlds_per_determinization
         self.rng = random.Random(seed)
-        self.name = f"mcts:{time_budget:g}s" if time_budget is not None else f"mcts:{iterations}"
-        #: Iterations run by the last ``choose`` (for benchmarks and tests).
+        self.name = mcts_spec(iterations, time_budget, rollout_depth, worlds_per_determinization)
+        #: Iterations run by the last ``choose`` and its tree (for benchmarks and tests).
         self.last_iterations = 0
+        self.last_root: _Node | None = None
 
     def choose(self, game: GameLike) -> str:
         decision = pending_decision(game)
@@ -199,16 +232,24 @@ class MCTSAgent:
         root = _Node()
         deadline = None if self.time_budget is None else time.perf_counter() + self.time_budget
         done = 0
+        dealt: GameLike | None = None
         while True:
-            if deadline is None:
-                if done >= self.iterations:
-                    break
-            elif done > 0 and time.perf_counter() >= deadline:
+            if self.iterations is not None and done >= self.iterations:
                 break
-            world = game.determinize(seat, self.rng.getrandbits(62))
+            if deadline is not None and done > 0 and time.perf_counter() >= deadline:
+                break
+            if done % self.worlds_per_determinization == 0:
+                dealt = game.determinize(seat, self.rng.getrandbits(62))
+                world = dealt
+                if self.worlds_per_determinization > 1:
+                    world = dealt.clone()  # keep the deal pristine for the next clones
+            else:
+                assert dealt is not None
+                world = dealt.clone()
             self._iterate(root, world)
             done += 1
         self.last_iterations = done
+        self.last_root = root
         legal = set(decision.ids)
         ranked = [(child.visits, oid) for oid, child in root.children.items() if oid in legal]
         if not ranked:  # every determinization offered other options: nothing to learn
@@ -224,20 +265,27 @@ class MCTSAgent:
             decision = world.decision
             if decision is None or not decision.options:
                 raise ValueError("a running game has no decision with options")
-            for oid in decision.ids:
-                child = node.children.get(oid)
+            ids = decision.ids
+            if len(ids) == 1:
+                # forced: nothing to learn, so no node (the next real choice hangs off
+                # the same node) and no iteration spent on it
+                world.choose(ids[0])
+                continue
+            children = node.children
+            for oid in ids:
+                child = children.get(oid)
                 if child is not None:
                     child.available += 1
-            untried = [oid for oid in decision.ids if oid not in node.children]
+            untried = [oid for oid in ids if oid not in children]
             if untried:
                 oid = self.rng.choice(untried)
                 child = _Node(available=1)
-                node.children[oid] = child
+                children[oid] = child
                 path.append((child, decision.seat))
                 world.choose(oid)
                 break
-            oid = self._select(node, decision)
-            node = node.children[oid]
+            oid = self._select(node, ids)
+            node = children[oid]
             path.append((node, decision.seat))
             world.choose(oid)
         rewards = self._rollout(world)
@@ -245,10 +293,10 @@ class MCTSAgent:
             edge.visits += 1
             edge.reward += rewards[chooser]
 
-    def _select(self, node: _Node, decision: Decision) -> str:
+    def _select(self, node: _Node, ids: Sequence[str]) -> str:
         best: list[str] = []
         best_value = -math.inf
-        for oid in decision.ids:
+        for oid in ids:
             child = node.children[oid]
             if child.visits == 0:
                 value = math.inf
@@ -265,11 +313,12 @@ class MCTSAgent:
     def _rollout(self, world: GameLike) -> list[float]:
         """Random moves to the end (or the depth cap); the reward of every seat."""
         steps = 0
+        choice = self.rng.choice
         while world.result is None and steps < self.rollout_depth:
             decision = world.decision
             if decision is None or not decision.options:
                 raise ValueError("a running game has no decision with options")
-            world.choose(self.rng.choice(decision.ids))
+            world.choose(choice(decision.options).id)
             steps += 1
         result = world.result
         seats = range(world.num_players)
@@ -278,9 +327,81 @@ class MCTSAgent:
         return [squash(world.evaluate(s)) for s in seats]
 
 
+def mcts_spec(
+    iterations: int | None,
+    time_budget: float | None,
+    rollout_depth: int = DEFAULT_ROLLOUT_DEPTH,
+    worlds_per_determinization: int = 1,
+) -> str:
+    """The canonical spec of an MCTS configuration (defaults left out), which
+    :func:`make_agent` reads back.
+
+    >>> mcts_spec(200, None), mcts_spec(None, 1.0, 40), mcts_spec(500, 2.0, 30, 4)
+    ('mcts:200', 'mcts:1s/d40', 'mcts:500/2s/w4')
+    """
+    parts = []
+    if iterations is not None:
+        parts.append(str(iterations))
+    if time_budget is not None:
+        parts.append(f"{time_budget:g}s")
+    if rollout_depth != DEFAULT_ROLLOUT_DEPTH:
+        parts.append(f"d{rollout_depth}")
+    if worlds_per_determinization != 1:
+        parts.append(f"w{worlds_per_determinization}")
+    return "mcts:" + "/".join(parts)
+
+
+def parse_mcts_spec(spec: str, seed: int) -> MCTSAgent:
+    """``mcts`` or ``mcts:PART/PART/...`` where a part is ``N`` (iterations), ``Ns`` or
+    ``N.Ns`` (seconds per decision), ``dN`` (rollout depth) or ``wN`` (iterations per
+    determinization).  Iterations and seconds together stop at whichever comes first;
+    seconds alone mean no iteration cap; neither means :data:`DEFAULT_ITERATIONS`.
+
+    >>> a = parse_mcts_spec("mcts:1s/d40", 0)
+    >>> (a.iterations, a.time_budget, a.rollout_depth, a.worlds_per_determinization)
+    (None, 1.0, 40, 1)
+    >>> parse_mcts_spec("mcts:d10", 0).name
+    'mcts:200/d10'
+    """
+    text = spec.strip().lower()
+    if text != "mcts" and not text.startswith("mcts:"):
+        raise ValueError(f"not an mcts spec: {spec!r}")
+    iterations: int | None = None
+    seconds: float | None = None
+    depth = DEFAULT_ROLLOUT_DEPTH
+    worlds = 1
+    body = text[len("mcts:") :] if text.startswith("mcts:") else ""
+    if text.startswith("mcts:") and not body:
+        raise ValueError(f"bad agent budget in {spec!r}: nothing after 'mcts:'")
+    try:
+        for part in body.split("/") if body else []:
+            if part.startswith("d"):
+                depth = int(part[1:])
+            elif part.startswith("w"):
+                worlds = int(part[1:])
+            elif part.endswith("s"):
+                seconds = float(part[:-1])
+            else:
+                iterations = int(part)
+        if iterations is None and seconds is None:
+            iterations = DEFAULT_ITERATIONS
+        return MCTSAgent(
+            seed,
+            iterations=iterations,
+            time_budget=seconds,
+            rollout_depth=depth,
+            worlds_per_determinization=worlds,
+        )
+    except ValueError as exc:
+        raise ValueError(f"bad agent budget in {spec!r}: {exc}") from None
+
+
 def make_agent(spec: str, seed: int) -> Agent:
     """The agent a spec names: ``random``, ``greedy``, ``mcts`` (200 iterations),
-    ``mcts:500`` (iterations) or ``mcts:2s`` / ``mcts:0.5s`` (seconds per decision).
+    ``mcts:500`` (iterations), ``mcts:2s`` / ``mcts:0.5s`` (seconds per decision), with
+    optional ``/dN`` (rollout depth, default 30) and ``/wN`` (iterations per
+    determinization), e.g. ``mcts:200/d40`` or ``mcts:400/1s`` (whichever comes first);
+    see :func:`parse_mcts_spec`.
 
     >>> make_agent("mcts:2s", 0).name
     'mcts:2s'
@@ -294,16 +415,8 @@ def make_agent(spec: str, seed: int) -> Agent:
         return RandomAgent(seed)
     if text == "greedy":
         return GreedyAgent(seed)
-    if text == "mcts":
-        return MCTSAgent(seed)
-    if text.startswith("mcts:"):
-        budget = text[len("mcts:") :]
-        try:
-            if budget.endswith("s"):
-                return MCTSAgent(seed, time_budget=float(budget[:-1]))
-            return MCTSAgent(seed, iterations=int(budget))
-        except ValueError as exc:
-            raise ValueError(f"bad agent budget in {spec!r}: {exc}") from None
+    if text == "mcts" or text.startswith("mcts:"):
+        return parse_mcts_spec(text, seed)
     raise ValueError(f"unknown agent {spec!r}; known: {', '.join(KNOWN_SPECS)}")
 
 

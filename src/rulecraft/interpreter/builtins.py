@@ -233,6 +233,13 @@ def _has(ctx: Ctx, a: list[Any]) -> bool:
     return has_flag(ctx, a[0], str(a[1]))
 
 
+def _component(ctx: Ctx, a: list[Any]) -> Any:
+    """``component("goblin#2")``: one copy by its id (ids hold ``#``, which starts a comment in
+    source text, so they are written as texts); none if there is no such component."""
+    cid = str(a[0])
+    return cid if cid in ctx.st["comps"] else None
+
+
 def _reverse(ctx: Ctx, a: list[Any]) -> list[Any]:
     """The collection in reverse order (``reverse(players)``: a setup step in reverse turn
     order)."""
@@ -265,6 +272,7 @@ BUILTINS: dict[str, tuple[Builtin, int, int]] = {
     "seat": (_seat, 1, 1),
     "range": (_range, 2, 2),
     "reverse": (_reverse, 1, 1),
+    "component": (_component, 1, 1),
     "path": (spatial.path, 2, 2),
     "adjacent": (spatial.adjacent, 2, 2),
     "distance": (spatial.distance, 2, 2),

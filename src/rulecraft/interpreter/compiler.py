@@ -148,6 +148,7 @@ class Compiler:
         self.effect_routines: dict[str, int] = {}
         self.events_emitted: set[str] = set()
         self.events_listened: list[tuple[str, Span]] = []
+        self.scope_now = Scope({"you", "this"}, True)
 
     # ------------------------------------------------------------------ diagnostics
     def error(self, code: str, message: str, span: Span, hint: str | None = None) -> None:
@@ -285,6 +286,15 @@ class Compiler:
             self.symbols.update(("north", "south", "east", "west"))
         for phase in (m.get("flow") or {}).get("phases") or ():
             self.symbols.add(str(phase.get("name")))
+        players = m.get("players") or {}
+        if "default" in players and not (
+            players.get("min", 1) <= players["default"] <= players.get("max", players["default"])
+        ):
+            self.error(
+                "RC209",
+                "players.default must lie between players.min and players.max",
+                self.mspan("players", "default"),
+            )
         for name, spec in (m.get("policies") or {}).items():
             self.policies[name] = PolicySpec(name, str(spec.get("pick", "first")), None)
         self.symbols.update(("front", "back"))
@@ -501,6 +511,12 @@ class Compiler:
         self.error("RC204", "this expression is not supported here", e.span)
         return lambda ctx: None
 
+    def text_value(self, text: ast.Text, scope: Scope | None = None) -> Any:
+        """A prompt or label: its translations, or a function when it interpolates."""
+        if "{" in text.default or any("{" in t for _, t in text.translations):
+            return self.interpolated(ast.TextLit(NOWHERE_SPAN, text), scope or self.scope_now)
+        return text.as_dict()
+
     def interpolated(self, e: ast.TextLit, scope: Scope) -> ExprFn:
         """``"{card.name} deals {n} damage"``: each ``{expression}`` is shown as text."""
         variants: dict[str, list[str | ExprFn]] = {}
@@ -524,7 +540,7 @@ class Compiler:
 
         def interpolate(ctx: E.Ctx) -> str:
             parts = variants.get(ctx.lang) or variants[""]
-            return "".join(p if isinstance(p, str) else E.text_of(ctx, p(ctx)) for p in parts)
+            return "".join(p if isinstance(p, str) else E.public_text(ctx, p(ctx)) for p in parts)
 
         return interpolate
 
@@ -836,10 +852,11 @@ class Compiler:
         return self.expr(chooser, scope), None
 
     def choose(self, s: ast.Choose, code: _Code, scope: Scope) -> Scope:
+        self.scope_now = scope.child(s.var)
         coll = self.expr(s.collection, scope)
         count = self.expr(s.count, scope) if s.count is not None else None
         who, policy = self.chooser_fn(s.chooser, scope)
-        prompt = s.prompt.as_dict() if s.prompt else {"": f"Choose {s.var}"}
+        prompt = self.text_value(s.prompt) if s.prompt else {"": f"Choose {s.var}"}
         skip = [0]
         code.add(
             _choose(coll, count, s.up_to, who, policy, prompt, s.var, self.fresh("sel"), skip),
@@ -859,8 +876,9 @@ class Compiler:
         span: Span,
     ) -> None:
         who, policy = self.chooser_fn(chooser, scope)
+        self.scope_now = scope
         conds = [self.expr(c, scope) if c is not None else None for _, c, _, _ in opts]
-        labels = [t.as_dict() for t, _, _, _ in opts]
+        labels = [self.text_value(t) for t, _, _, _ in opts]
         starts: list[int] = [0] * len(opts)
         end = [0]
         code.add(
@@ -869,7 +887,7 @@ class Compiler:
                 conds,
                 who,
                 policy,
-                prompt.as_dict() if prompt else {"": "Choose"},
+                self.text_value(prompt) if prompt else {"": "Choose"},
                 starts,
                 end,
             ),
@@ -1758,6 +1776,7 @@ class Compiler:
                 )
 
 
+NOWHERE_SPAN = Span("<text>", 1, 1)
 TURN_ORDERS = ("clockwise", "counterclockwise")
 """The turn orders a manifest may name: ``clockwise`` (seat 1, 2, 3, ...) and
 ``counterclockwise`` (seat 1, then the last seat, ...), each starting from the start player."""

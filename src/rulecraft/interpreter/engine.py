@@ -114,7 +114,20 @@ def text_of(ctx: Ctx, value: Any) -> str:
         return "nothing"
     if isinstance(value, bool):
         return "yes" if value else "no"
+    if callable(value):  # an interpolated text
+        return text_of(ctx, value(ctx))
     return str(value)
+
+
+def public_text(ctx: Ctx, value: Any) -> str:
+    """A value as text that anybody may read: a card some seat may not see is "a card"."""
+    if is_comp(value) and value in ctx.st["comps"]:
+        n = ctx.st["players"]
+        if not all(visible_to(ctx, value, s) for s in range(n)):
+            return "a card"
+    if isinstance(value, list):
+        return ", ".join(public_text(ctx, v) for v in value)
+    return text_of(ctx, value)
 
 
 # ---------------------------------------------------------------------------- visibility

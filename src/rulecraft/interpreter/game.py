@@ -214,8 +214,9 @@ class Game:
 
     @property
     def start_seat(self) -> int:
-        """The seat that took (or takes) the first turn."""
-        return int(self._st["start"])
+        """The seat that took (or takes) the first turn of the game."""
+        first = self._st.get("first")
+        return int(self._st["start"] if first is None else first)
 
     @property
     def max_decisions(self) -> int:

@@ -198,6 +198,7 @@ def _choose_start(mode: Any, fn: ExprFn | None) -> Instr:
         else:
             start = 0
         st["start"] = st["active"] = start
+        st["first"] = start
         ctx.loc["you"] = E.player(start)
         if ctx.log is not None:
             ctx.say(f"Player {start + 1} starts.")
