@@ -29,6 +29,7 @@ lint: $(STAMP)
 
 validate: $(STAMP)
 	$(BIN)/rulecraft validate --strict rulesets
+	$(BIN)/rulecraft fmt --check rulesets
 
 bench: $(STAMP)
 	$(BIN)/python -m pip install --quiet -e '.[bench]'
