@@ -160,7 +160,7 @@ def test_unlocated_spots_a_file_outside_the_folder(tmp_path: Path) -> None:
 
 
 @settings(
-    max_examples=60,
+    max_examples=40,
     deadline=None,
     suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large],
 )
