@@ -12,13 +12,16 @@ from hypothesis import strategies as st
 
 from rulecraft.interpreter import agents as agents_module
 from rulecraft.interpreter.agents import (
+    DEFAULT_ROLLOUT_DEPTH,
     DecisionLimitExceeded,
     GreedyAgent,
     MCTSAgent,
     RandomAgent,
     make_agent,
+    mcts_spec,
     play_game,
 )
+from rulecraft.interpreter.decision import Decision, Option
 from rulecraft.interpreter.protocols import Agent, GameLike
 
 from .fakegames import (
@@ -197,9 +200,173 @@ def test_make_agent_specs() -> None:
     assert isinstance(make_agent("mcts", 0), MCTSAgent)
     with pytest.raises(ValueError, match="known: random, greedy, mcts"):
         make_agent("alphazero", 0)
-    for bad in ("mcts:", "mcts:-3", "mcts:xs", "mcts:0"):
+    for bad in ("mcts:", "mcts:-3", "mcts:xs", "mcts:0", "mcts:100/d-1", "mcts:100/dx"):
         with pytest.raises(ValueError):
             make_agent(bad, 0)
+    for bad in ("mcts:100/w0", "mcts:0s", "mcts:100/"):
+        with pytest.raises(ValueError):
+            make_agent(bad, 0)
+
+
+@pytest.mark.parametrize(
+    ("spec", "iterations", "seconds", "depth", "worlds", "name"),
+    [
+        ("mcts", 200, None, DEFAULT_ROLLOUT_DEPTH, 1, "mcts:200"),
+        ("mcts:200/d30", 200, None, 30, 1, "mcts:200"),
+        ("mcts:50/d40", 50, None, 40, 1, "mcts:50/d40"),
+        ("mcts:1s/d40", None, 1.0, 40, 1, "mcts:1s/d40"),
+        ("mcts:0.5s", None, 0.5, DEFAULT_ROLLOUT_DEPTH, 1, "mcts:0.5s"),
+        ("mcts:400/1s", 400, 1.0, DEFAULT_ROLLOUT_DEPTH, 1, "mcts:400/1s"),
+        ("MCTS:d12/100/w4", 100, None, 12, 4, "mcts:100/d12/w4"),
+        ("mcts:d0", 200, None, 0, 1, "mcts:200/d0"),
+    ],
+)
+def test_mcts_spec_parts(
+    spec: str, iterations: int | None, seconds: float | None, depth: int, worlds: int, name: str
+) -> None:
+    agent = make_agent(spec, 0)
+    assert isinstance(agent, MCTSAgent)
+    assert (agent.iterations, agent.time_budget) == (iterations, seconds)
+    assert (agent.rollout_depth, agent.worlds_per_determinization) == (depth, worlds)
+    assert agent.name == name
+    # the name is a spec that builds the same agent
+    again = make_agent(agent.name, 0)
+    assert isinstance(again, MCTSAgent) and again.name == name
+    assert mcts_spec(iterations, seconds, depth, worlds) == name
+
+
+def test_default_rollout_depth_is_short() -> None:
+    # long card games need a horizon: rollouts to the end never finish a search in time
+    assert 20 <= DEFAULT_ROLLOUT_DEPTH <= 40
+    assert MCTSAgent(0).rollout_depth == DEFAULT_ROLLOUT_DEPTH
+
+
+class _Spy:
+    """Counts what the bot does to the worlds it searches."""
+
+    def __init__(self) -> None:
+        self.determinized = 0
+        self.evaluated = 0
+        self.chooses_per_world: list[int] = []
+
+
+class SpyCountdown(Countdown):
+    """A Countdown whose determinizations report to a shared :class:`_Spy`."""
+
+    spy: _Spy
+    world_index: int | None = None
+
+    def determinize(self, seat: int, seed: int) -> SpyCountdown:
+        self.spy.determinized += 1
+        return self._tracked()
+
+    def clone(self) -> SpyCountdown:
+        twin = super().clone()
+        if self.world_index is not None:  # a clone of a searched world is another world
+            return twin._tracked()
+        return twin
+
+    def _tracked(self) -> SpyCountdown:
+        world = Countdown.clone(self)
+        world.spy = self.spy
+        world.world_index = len(self.spy.chooses_per_world)
+        self.spy.chooses_per_world.append(0)
+        return world
+
+    def choose(self, option_id: str) -> None:
+        if self.world_index is not None:
+            self.spy.chooses_per_world[self.world_index] += 1
+        super().choose(option_id)
+
+    def evaluate(self, seat: int) -> float:
+        self.spy.evaluated += 1
+        return 0.0
+
+
+def spy_countdown(start: int) -> tuple[SpyCountdown, _Spy]:
+    game = SpyCountdown(start=start, players=2)
+    game.spy = _Spy()
+    return game, game.spy
+
+
+@pytest.mark.parametrize("depth", [0, 5, 50])
+def test_rollouts_stop_at_the_depth_and_score_with_evaluate(depth: int) -> None:
+    game, spy = spy_countdown(start=10_000)  # never ends within any search here
+    agent = MCTSAgent(0, iterations=20, rollout_depth=depth)
+    agent.choose(game)
+    assert agent.last_iterations == 20 and spy.determinized == 20
+    assert spy.evaluated == 20 * 2  # every rollout is cut off: one evaluate per seat
+    # a world is the tree path (at most one expansion per iteration) plus the rollout
+    assert all(depth < n <= depth + 20 for n in spy.chooses_per_world)
+    assert max(spy.chooses_per_world) >= depth + 1
+
+
+def test_a_short_game_ends_inside_the_rollout_without_evaluate() -> None:
+    game, spy = spy_countdown(start=6)
+    MCTSAgent(0, iterations=30, rollout_depth=30).choose(game)
+    assert spy.evaluated == 0
+
+
+@pytest.mark.parametrize(("worlds", "deals"), [(1, 12), (4, 3), (5, 3), (12, 1)])
+def test_worlds_per_determinization_reuses_deals(worlds: int, deals: int) -> None:
+    game, spy = spy_countdown(start=10_000)
+    agent = MCTSAgent(0, iterations=12, rollout_depth=3, worlds_per_determinization=worlds)
+    agent.choose(game)
+    assert spy.determinized == deals and agent.last_iterations == 12
+    # each iteration still plays on its own copy: a reused deal is never mutated
+    assert len(spy.chooses_per_world) == 12 + (deals if worlds > 1 else 0)
+
+
+class ConfirmingNim(Nim):
+    """Nim where every take is followed by a forced "confirm" step of the other seat."""
+
+    def __init__(self, piles: tuple[int, ...]) -> None:
+        super().__init__(piles)
+        self.state["confirm"] = False
+
+    @property
+    def decision(self) -> Decision | None:
+        if self.state["winner"] is None and self.state["confirm"]:
+            return Decision(self.state["to_move"], "Confirm", (Option("confirm", "OK"),))
+        return super().decision
+
+    def choose(self, option_id: str) -> None:
+        if option_id == "confirm":
+            self._check(option_id)
+            self.state["confirm"] = False
+            return
+        super().choose(option_id)
+        self.state["confirm"] = True
+
+
+def test_forced_decisions_get_no_tree_node() -> None:
+    piles = (1, 2)
+    agent = MCTSAgent(0, iterations=300)
+    pick = agent.choose(ConfirmingNim(piles))
+    assert nim_sum_after(piles, pick) == 0
+    assert agent.last_iterations == 300
+    root = agent.last_root
+    assert root is not None
+    stack = [root]
+    seen = 0
+    while stack:
+        node = stack.pop()
+        assert "confirm" not in node.children
+        seen += len(node.children)
+        stack.extend(node.children.values())
+    # every take from (1, 2) and the replies to it are in the tree, with no confirm steps
+    assert seen > len(ConfirmingNim(piles).decision.options)  # type: ignore[union-attr]
+
+
+def test_a_time_budget_and_iterations_stop_at_whichever_comes_first() -> None:
+    agent = make_agent("mcts:7/60s", seed=0)
+    assert isinstance(agent, MCTSAgent)
+    agent.choose(Nim((4, 5, 6)))
+    assert agent.last_iterations == 7  # the 60 s were not waited for
+    agent = make_agent("mcts:1000000000/0.05s", seed=0)
+    assert isinstance(agent, MCTSAgent)
+    agent.choose(Nim((4, 5, 6)))
+    assert 1 <= agent.last_iterations < 1_000_000_000
 
 
 def test_play_game_records_rounds_and_enforces_the_bound() -> None:
