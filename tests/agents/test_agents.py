@@ -382,3 +382,16 @@ def test_play_game_records_rounds_and_enforces_the_bound() -> None:
 def test_play_game_needs_an_agent_per_seat() -> None:
     with pytest.raises(KeyError, match="seat"):
         play_game(Countdown(5, 3), {0: RandomAgent(0), 1: RandomAgent(1)})
+
+
+def test_the_repl_default_bot_is_bounded_in_time() -> None:
+    from rulecraft.cli.play_cmd import DEFAULT_BOT
+
+    agent = make_agent(DEFAULT_BOT, 0)
+    assert isinstance(agent, MCTSAgent)
+    # a person never waits long: a time budget of at most a second, and an iteration cap
+    # so that small games still answer at once
+    assert agent.time_budget is not None and agent.time_budget <= 1.0
+    assert agent.iterations is not None
+    game = Nim((2, 3))
+    assert nim_sum_after((2, 3), agent.choose(game)) == 0

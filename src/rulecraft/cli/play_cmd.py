@@ -1,8 +1,9 @@
 """`rulecraft play`: play a ruleset in the REPL against bots or other people.
 
 Seats are 1-based here (``--seat 2=mcts:200``); the API is 0-based.  Without ``--seat``,
-seat 1 is human and every other seat is the ``mcts:200`` bot (``random`` if that bot is
-not available).  See ``docs/repl.md``.
+seat 1 is human and every other seat is the ``mcts:200/1s`` bot: 200 iterations or one
+second per decision, whichever comes first (``random`` if that bot is not available).
+See ``docs/repl.md``.
 """
 
 from __future__ import annotations
@@ -22,7 +23,11 @@ from rulecraft.repl import terminal
 from rulecraft.repl.ports import AgentFactory, GameSource, PlayableGame, engine_agent_factory
 from rulecraft.repl.session import HUMAN, Session
 
-DEFAULT_BOT = "mcts:200"
+#: 200 iterations or one second, whichever comes first: small games get the full search
+#: in milliseconds, while a long card game (Radlands: about 20 ms per iteration on a busy
+#: machine, over 200 bot decisions a game) never keeps a person waiting more than a
+#: second a decision.  See docs/bots.md for the measurements.
+DEFAULT_BOT = "mcts:200/1s"
 FALLBACK_BOT = "random"
 
 
@@ -127,7 +132,7 @@ def parse_seats(specs: list[str]) -> dict[int, str]:
 
 
 def default_bot(factory: AgentFactory, seed: int) -> str:
-    """``mcts:200`` when that bot can be made, else ``random``."""
+    """:data:`DEFAULT_BOT` when that bot can be made, else ``random``."""
     try:
         factory(DEFAULT_BOT, seed)
     except Exception:  # a missing or broken bot module only changes the default
