@@ -479,12 +479,14 @@ class Game:
                 (st["comps"][c]["z"], st["zones"][st["comps"][c]["z"]].index(c)) for c in group
             ]
             new_order, rng = shuffled(rng, group)
-            for (zone, index), cid in zip(places, new_order, strict=True):
+            # Everything about a place (zone, owner, face down, counters, flags) stays with
+            # the place; only which card lies there changes.
+            place_state = [st["comps"][c] for c in group]
+            for (zone, index), cid, old in zip(places, new_order, place_state, strict=True):
                 st["zones"][zone][index] = cid
-                st["comps"][cid]["z"] = zone
-                owner = E.zone_owner(zone)
-                if owner is not None:
-                    st["comps"][cid]["o"] = owner
+                moved = dict(old)
+                moved["d"] = self._st["comps"][cid]["d"]
+                st["comps"][cid] = moved
         st["rng"] = [rng.seed ^ 0x5DEECE66D, 0]
         copy._decision_cache = None
         return copy
