@@ -708,7 +708,10 @@ def _syntax_diagnostic(
         if tok.type == "_NL" and tok.line is not None:
             # A newline token starts where the previous line ends: report it there.
             line, column = tok.line, tok.column or 1
-        if tok.type in ("_DEDENT", "_INDENT", "$END") and err.token_history:
+        if tok.type == "_INDENT" and tok.end_line is not None:
+            # an indent belongs to the line that is indented too far
+            line, column = tok.end_line, 1
+        elif tok.type in ("_DEDENT", "$END") and err.token_history:
             prev = err.token_history[-1]
             line, column = prev.end_line or prev.line or line, (prev.end_column or 1)
         expected = set(err.expected) | set(getattr(err, "accepts", set()) or set())

@@ -116,7 +116,9 @@ class Compiler:
         units: list[ast.Unit],
         manifest_file: str,
         locate: Callable[[tuple[Any, ...]], Span] | None = None,
+        manifest_lines: list[str] | None = None,
     ) -> None:
+        self.manifest_lines = manifest_lines or []
         self.m = manifest
         self.units = units
         self.mfile = manifest_file
@@ -749,11 +751,29 @@ class Compiler:
             v = text
             return lambda ctx: v
         span = self.mspan(*path)
-        tree, problems = parse_expression(str(text), span.file, span.line, span.column)
+        line, column = self._scalar_start(span)
+        tree, problems = parse_expression(str(text), span.file, line, column)
         self.diags.extend(problems)
         if tree is None:
             return None
         return self.expr(tree, scope)
+
+    def _scalar_start(self, span: Span) -> tuple[int, int]:
+        """Where the text of a YAML scalar starts: after the quote of a quoted one, on the
+        next line (at its indentation) for a ``|`` or ``>`` block, else where it stands."""
+        lines = self.manifest_lines
+        if not 1 <= span.line <= len(lines):
+            return span.line, span.column
+        text = lines[span.line - 1]
+        ch = text[span.column - 1 : span.column]
+        if ch in ("'", '"'):
+            return span.line, span.column + 1
+        if ch in ("|", ">"):
+            for number in range(span.line + 1, len(lines) + 1):
+                body = lines[number - 1]
+                if body.strip():
+                    return number, len(body) - len(body.lstrip()) + 1
+        return span.line, span.column
 
     def _manifest_block(
         self, text: Any, path: tuple[Any, ...], name: str, scope: Scope
@@ -761,7 +781,8 @@ class Compiler:
         if not text:
             return None
         span = self.mspan(*path)
-        body, problems = parse_snippet(str(text), span.file, span.line + 1, span.column)
+        line, column = self._scalar_start(span)
+        body, problems = parse_snippet(str(text), span.file, line, column)
         self.diags.extend(problems)
         return self.routine(name, body, scope)
 
@@ -1292,6 +1313,17 @@ class Compiler:
                             continue
                         const = _constant(e)
                         if const is not _MISSING:
+                            if (
+                                isinstance(const, int)
+                                and not isinstance(const, bool)
+                                and abs(const) > 2**31
+                            ):
+                                self.error(
+                                    "RC205",
+                                    f"the number {const} is too large",
+                                    e.span,
+                                    "numbers must stay below 2**31",
+                                )
                             target[mem.name] = const
                             self._check_type(typ, const, mem.span, mem.name)
                         elif (

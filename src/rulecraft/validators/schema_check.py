@@ -157,6 +157,12 @@ class _Locator:
                 got = f"{got} keys"
             message = f"{where} must be {wanted} (got {got})"
             yield Diagnostic(OUT_OF_RANGE, message, self.at_value(path))
+        elif (
+            kind == "pattern" and "propertyNames" in error.schema_path and isinstance(instance, str)
+        ):
+            # a key that breaks the naming rule: point at that key, not at its mapping
+            message = f"the key {_show(instance)} in {where} must match the pattern {value}"
+            yield Diagnostic(NO_MATCH, message, self.positions.key_span((*path, instance)))
         elif kind == "pattern":
             message = f"{where} must match the pattern {value} (got {_show(instance)})"
             yield Diagnostic(NO_MATCH, message, self.at_value(path))
