@@ -7,12 +7,12 @@ what runs.  All problems are collected in one pass.
 
 from __future__ import annotations
 
-import json
-from dataclasses import dataclass
-from importlib import resources
 import gc
+import json
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
+from dataclasses import dataclass
+from importlib import resources
 from pathlib import Path
 from typing import Any
 
