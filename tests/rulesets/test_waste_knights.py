@@ -290,3 +290,16 @@ def test_the_time_track_ends_the_adventure(ruleset: Any) -> None:
     assert game.result.winners == ()
     assert any(line.startswith("[60] Dry Season") for line in game.log)
     assert ev(game, "time") == 10
+
+
+def test_the_doc_quotes_the_ruleset_and_its_story_graph() -> None:
+    """docs/rulesets/waste_knights.md: each walked-through source text is the ruleset's own,
+    and the Mermaid graph shown is the exported one."""
+    doc = (ROOT / "docs" / "rulesets" / "waste_knights.md").read_text()
+    sources = "".join(p.read_text() for p in sorted(RULESET.glob("*.rcl")))
+    blocks = doc.split("```rcl\n")[1:]
+    assert len(blocks) == 3
+    for block in blocks:
+        assert block.split("```")[0] in sources
+    mermaid = (ROOT / "docs" / "rulesets" / "waste_knights_story.mmd").read_text()
+    assert "```mermaid\n" + mermaid + "```" in doc
