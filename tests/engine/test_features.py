@@ -258,3 +258,46 @@ def test_prompts_and_option_labels_interpolate(tmp_path: Path) -> None:
     assert game.decision is not None
     assert game.decision.prompt == "You have 3 gold"
     assert [o.label for o in game.decision.options] == ["Keep 3", "Spend 2"]
+
+
+def test_reroll_rolls_again_the_dice_that_match_and_chosen_dice(tmp_path: Path) -> None:
+    ruleset = make(
+        tmp_path,
+        BASE
+        + """dice:
+  coin: {faces: [[hit], []]}
+flow:
+  phases:
+    - name: main
+      actions: [shoot, aim]
+""",
+        """action shoot "Shoot":
+    roll 6 coin as r
+    let first = r.hit
+    reroll r where it.hit == 0
+    say "hits {first} then {r.hit}"
+
+action aim "Aim":
+    roll 3 coin as r
+    choose up to 2 d from r.dice prompt "Reroll which?":
+        reroll r where it in d
+    say "aimed {r.hit}"
+""",
+    )
+    rises = 0
+    for seed in range(20):
+        game = ruleset.new_game(seed=seed)
+        game.choose("act:shoot")
+        line = next(x for x in game.log if x.startswith("hits"))
+        before, after = (int(w) for w in line.split()[1::2])
+        assert after >= before  # rerolling misses never loses a hit
+        rises += after > before
+    assert rises > 5
+    game = ruleset.new_game(seed=1)
+    game.choose("act:aim")
+    assert game.decision is not None and game.decision.prompt == "Reroll which?"
+    labels = [o.label for o in game.decision.options]
+    assert labels[0].startswith("coin die 1: ") and labels[-1] == "Done"
+    game.choose(game.decision.options[0].id)
+    game.choose("done")
+    assert any(x.startswith("Rerolled 1 dice") for x in game.log)

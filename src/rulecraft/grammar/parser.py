@@ -398,6 +398,9 @@ class _Builder(Transformer[Token, Any]):
     def roll(self, c: list[Any]) -> ast.Do:
         return self._do("roll", c, name=self._clause(c, "as_"))
 
+    def reroll(self, c: list[Any]) -> ast.Do:
+        return self._do("reroll", c)
+
     def goto(self, c: list[Any]) -> ast.Do:
         return self._do("goto", c)
 

@@ -156,6 +156,10 @@ def get_field(ctx: Ctx, obj: Any, field: str) -> Any:
             return comp_field(ctx, obj, field)
         raise RuleError(f"{obj!r} has no field {field!r}")
     if isinstance(obj, dict):
+        if field == "dice" and "faces" in obj:
+            from rulecraft.interpreter.chance import die_records
+
+            return die_records(ctx, obj)
         return obj.get(field, 0)
     if isinstance(obj, list):
         if field == "count":

@@ -14,6 +14,7 @@ from rulecraft.dice import DiceSet, DieType, Pool, distribution
 from rulecraft.dice import roll as dice_roll
 from rulecraft.interpreter import engine as E
 from rulecraft.interpreter.engine import Ctx, RuleError
+from rulecraft.interpreter.random import randbelow
 
 
 def make_pool(dice: DiceSet | None, amounts: Any) -> Pool:
@@ -48,6 +49,61 @@ def roll_pool(ctx: Ctx, amounts: Any) -> dict[str, Any]:
     out["faces"] = [[name, face] for name, face in result.faces]
     shown = ", ".join(f"{n} {s}" for s, n in sorted(result.counts.items()) if n) or "nothing"
     ctx.say(f"Rolled {pool}: {shown}")
+    return out
+
+
+def _die(ctx: Ctx, name: str) -> DieType:
+    dice: DiceSet | None = ctx.prog.dice
+    die: DieType | None = dice.get(name) if dice is not None else None
+    if die is None and name[:1] == "d" and name[1:].isdigit():
+        die = DieType.plain(int(name[1:]))
+    if die is None:
+        raise RuleError(f"unknown die type {name!r}")
+    return die
+
+
+def _weighted_face(die: DieType, pick: int) -> int:
+    """The face that outcome ``pick`` (0 <= pick < die.outcomes) lands on."""
+    for index, weight in enumerate(die.weights):
+        if pick < weight:
+            return index
+        pick -= weight
+    return len(die.weights) - 1
+
+
+def die_records(ctx: Ctx, result: dict[str, Any]) -> list[dict[str, Any]]:
+    """The dice of a roll, one record each: ``{"": label, "i": index, "die": name, symbol:
+    count, ...}`` (``r.dice``; what ``reroll ... where`` tests as ``it``)."""
+    out: list[dict[str, Any]] = []
+    for i, (name, face) in enumerate(result.get("faces", [])):
+        symbols = _die(ctx, name).face_counts(int(face))
+        shown = ", ".join(f"{n} {s}" if n != 1 else s for s, n in symbols.items()) or "blank"
+        record: dict[str, Any] = {"": f"{name} die {i + 1}: {shown}", "i": i, "die": name}
+        record.update(symbols)
+        out.append(record)
+    return out
+
+
+def reroll_dice(ctx: Ctx, result: dict[str, Any], indices: list[int]) -> dict[str, Any]:
+    """The roll with the dice at ``indices`` rolled again (the game's stream, logged)."""
+    out = {k: v for k, v in result.items() if k != "faces"}
+    faces = [list(f) for f in result["faces"]]
+    rng = E.take_rng(ctx)
+    for i in sorted(set(indices)):
+        name, old = faces[i]
+        die = _die(ctx, name)
+        for symbol, n in die.face_counts(int(old)).items():
+            out[symbol] = out.get(symbol, 0) - n
+        pick, rng = randbelow(rng, die.outcomes)
+        face = _weighted_face(die, pick)
+        faces[i] = [name, face]
+        for symbol, n in die.face_counts(face).items():
+            out[symbol] = out.get(symbol, 0) + n
+    E.put_rng(ctx, rng)
+    out["faces"] = faces
+    if indices and ctx.log is not None:
+        shown = ", ".join(f"{n} {s}" for s, n in sorted(out.items()) if s != "faces" and n)
+        ctx.say(f"Rerolled {len(set(indices))} dice: {shown or 'nothing'}")
     return out
 
 

@@ -1027,6 +1027,21 @@ class Compiler:
             var = s.name or "roll"
             code.add(_roll(pool, var), span)
             return scope.child(var)
+        if v == "reroll":
+            target_ast = s.value
+            cond_fn: ExprFn | None = None
+            if isinstance(target_ast, ast.Where):
+                cond_fn = self.expr(target_ast.condition, scope.child("it"))
+                target_ast = target_ast.collection
+            if not isinstance(target_ast, ast.Name) or target_ast.name not in scope.locals:
+                self.error(
+                    "RC204",
+                    "reroll names an earlier roll: reroll r where it.success == 0",
+                    span,
+                )
+                return scope
+            code.add(_reroll(target_ast.name, cond_fn), span)
+            return scope
         if v == "goto":
             if isinstance(s.value, ast.Const) and isinstance(s.value.value, int):
                 self.goto_targets.append((s.value.value, span, "goto"))
@@ -1963,6 +1978,7 @@ from rulecraft.interpreter.instructions import (  # noqa: E402
     _options,
     _phase_start,
     _prevent,
+    _reroll,
     _resource,
     _return,
     _reveal,

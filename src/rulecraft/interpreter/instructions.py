@@ -868,6 +868,31 @@ def _roll(pool: ExprFn, var: str) -> Instr:
     return roll
 
 
+def _reroll(var: str, cond: ExprFn | None) -> Instr:
+    def reroll(ctx: Ctx) -> None:
+        from rulecraft.interpreter.chance import die_records, reroll_dice
+
+        result = ctx.loc.get(var)
+        if not isinstance(result, dict) or "faces" not in result:
+            raise RuleError(f"{var!r} is not a roll")
+        picked = []
+        loc = ctx.loc
+        saved = loc.get("it")
+        try:
+            for record in die_records(ctx, result):
+                loc["it"] = record
+                if cond is None or cond(ctx):
+                    picked.append(record["i"])
+        finally:
+            if saved is None:
+                loc.pop("it", None)
+            else:
+                loc["it"] = saved
+        ctx.loc[var] = reroll_dice(ctx, result, picked)
+
+    return reroll
+
+
 def _test(skill: str, target: ExprFn, extra: ExprFn | None) -> Instr:
     def test(ctx: Ctx) -> None:
         from rulecraft.interpreter.chance import test_pool, test_roll
