@@ -619,7 +619,7 @@ class Compiler:
                 self.error("RC201", "'spaces' needs a map in ruleset.yaml", e.span)
                 return lambda ctx: []
             spaces = ["s:" + s for s in self.map.spaces]
-            return lambda ctx: list(spaces)
+            return lambda ctx: spaces.copy()
         if n in self.zones:
             spec = self.zones[n]
             if spec.per_player:

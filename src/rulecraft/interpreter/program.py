@@ -216,6 +216,7 @@ class MapSpec:
     costs: dict[str, int]
     blocks_sight: frozenset[str]
     by_coord: dict[tuple[int, int], str] = field(default_factory=dict)
+    zone_keys: tuple[tuple[str, tuple[int, int]], ...] = ()
 
 
 @dataclass(frozen=True)

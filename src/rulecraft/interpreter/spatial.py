@@ -111,6 +111,7 @@ def build_map(spec: dict[str, Any]) -> MapSpec:
         costs=costs,
         blocks_sight=frozenset(spec.get("blocks_sight", [])),
         by_coord={xy: sid for sid, xy in coords.items()},
+        zone_keys=tuple(("s:" + sid, coords[sid]) for sid in spaces),
     )
 
 
@@ -181,13 +182,18 @@ def in_a_row(ctx: Ctx, a: list[Any]) -> bool:
     mp = _map(ctx)
     seat = int(str(a[0])[1:])
     n = int(a[1])
-    coords = mp.coords
+    zones = ctx.st["zones"]
+    comps = ctx.st["comps"]
     owned: set[tuple[int, int]] = set()
-    for comp in ctx.st["comps"].values():
-        if comp["o"] == seat:
-            z = comp["z"]
-            if z[0] == "s":
-                owned.add(coords[z[2:]])
+    for key, xy in mp.zone_keys:
+        pile = zones.get(key)
+        if pile:
+            for cid in pile:
+                if comps[cid]["o"] == seat:
+                    owned.add(xy)
+                    break
+    if len(owned) < n:
+        return False
     dirs = [(1, 0), (0, 1), (1, -1)] if mp.kind == "hex" else [(1, 0), (0, 1), (1, 1), (1, -1)]
     for x, y in owned:
         for dx, dy in dirs:
