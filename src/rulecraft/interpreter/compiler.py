@@ -471,6 +471,21 @@ class Compiler:
         if isinstance(e, ast.Where):
             coll = self.expr(e.collection, scope)
             emptiness = _emptiness_test(e.condition)
+            if (
+                emptiness is not None
+                and isinstance(e.collection, ast.Name)
+                and e.collection.name == "spaces"
+                and "spaces" not in scope.locals
+                and self.map is not None
+            ):
+                keys = tuple("s:" + sid for sid in self.map.spaces)
+                want = emptiness
+
+                def spaces_where_empty(ctx: E.Ctx) -> list[Any]:
+                    zones = ctx.st["zones"]
+                    return [k for k in keys if (not zones.get(k)) == want]
+
+                return spaces_where_empty
             if emptiness is not None:
                 # `spaces where empty(it)` (or `not empty(it)`) is the commonest filter of
                 # map rules: test the zones directly instead of running the condition.

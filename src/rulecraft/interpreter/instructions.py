@@ -444,11 +444,13 @@ def _menu(index: int) -> Instr:
                 local: dict[str, Any] = {"you": you, "this": None}
                 if act.for_var is not None:
                     local[act.for_var] = ans[2]
-                saved = ctx.loc
-                ctx.loc = local
-                _pay(ctx, act.cost, seat)
-                ctx.loc = saved
-                used[f"phase|did:{act.name}"] = 1
+                if act.cost:
+                    saved = ctx.loc
+                    ctx.loc = local
+                    _pay(ctx, act.cost, seat)
+                    ctx.loc = saved
+                if phase.distinct:
+                    used[f"phase|did:{act.name}"] = 1
                 key = _limit_key(act.limit, f"act:{act.name}")
                 if key:
                     used[key] = int(used.get(key, 0)) + 1
