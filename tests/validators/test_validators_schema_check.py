@@ -171,7 +171,6 @@ def test_metaschema_violations() -> None:
 
 def test_shipped_manifest_schema_is_valid() -> None:
     resource = resources.files("rulecraft.validators").joinpath("manifest.schema.json")
-    if not resource.is_file():
-        pytest.skip("manifest.schema.json is not written yet")
+    assert resource.is_file(), "the package ships its manifest schema"
     schema = json.loads(resource.read_text(encoding="utf-8"))
     assert check_schema_itself(schema) == []
