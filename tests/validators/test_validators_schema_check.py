@@ -6,8 +6,6 @@ import json
 from importlib import resources
 from typing import Any
 
-import pytest
-
 from rulecraft.diagnostics import Diagnostic
 from rulecraft.validators.schema_check import check_schema, check_schema_itself
 from rulecraft.validators.yaml_source import load_yaml
