@@ -7,10 +7,20 @@ Measures random playouts per second through ``play_game`` (tic-tac-toe, whose ra
 outcome rates .585 / .288 / .127 double as a correctness check), MCTS iterations per
 second, and ``simulate`` throughput with 1 and 2 worker processes.  Prints one
 ``SUMMARY agents:`` line and writes ``bench/baseline/agents.json``.
+
+Bot strength on a real ruleset is slow (minutes), so it is a separate mode whose result is
+kept in the same baseline file under ``"strength"``:
+
+    .venv/bin/python bench/bench_agents.py --strength radlands mcts:50/d30 --minutes 10
+
+plays ``SPEC`` against ``random`` with ``simulate(..., workers=2)`` in batches of two games
+(the bot changes seat every batch) until the minutes are up, and records the bot's win
+rate with its 95% Wilson interval and the seconds per game.
 """
 
 from __future__ import annotations
 
+import argparse
 import datetime
 import json
 import os
@@ -25,9 +35,22 @@ sys.path.insert(0, str(ROOT))  # the fake games live with the tests
 
 from tests.agents.fakegames import HiddenDuel, Nim, TicTacToe, TicTacToeFactory  # noqa: E402
 
-from rulecraft.interpreter.agents import MCTSAgent, RandomAgent, play_game  # noqa: E402
+from rulecraft.interpreter.agents import (  # noqa: E402
+    MCTSAgent,
+    RandomAgent,
+    make_agent,
+    pending_decision,
+    play_game,
+)
 from rulecraft.interpreter.decision import Decision, Option, Result  # noqa: E402
-from rulecraft.interpreter.simulator import simulate  # noqa: E402
+from rulecraft.interpreter.simulator import (  # noqa: E402
+    RulesetGameFactory,
+    SimulationReport,
+    simulate,
+    wilson_interval,
+)
+
+BASELINE = ROOT / "bench" / "baseline" / "agents.json"
 
 
 class LeanTicTacToe:
@@ -127,8 +150,6 @@ def simulate_speed(n: int) -> dict[str, Any]:
 def real_ruleset(n: int) -> dict[str, Any] | None:
     """Random games of the bundled default ruleset, if the engine can load it yet."""
     try:
-        from rulecraft.interpreter.simulator import RulesetGameFactory
-
         factory = RulesetGameFactory("default", 2)
         factory(0)
     except Exception as exc:
@@ -145,23 +166,167 @@ def real_ruleset(n: int) -> dict[str, Any] | None:
     }
 
 
-def main() -> int:
+def real_mcts_speed(rulesets: tuple[str, ...] = ("radlands", "sparks")) -> dict[str, Any]:
+    """MCTS iterations per second on mid-game positions of real rulesets, for rollout depth
+    30 vs 200 and one deal per iteration vs one per 4 (``/w4``), interleaved so that a
+    busy machine slows every spec alike."""
+    import random
+
+    import rulecraft
+
+    specs = ("mcts:40/d30", "mcts:40/d30/w4", "mcts:40/d200")
+    out: dict[str, Any] = {}
+    for name in rulesets:
+        try:
+            ruleset = rulecraft.load(name)  # type: ignore[attr-defined,unused-ignore]
+        except Exception as exc:
+            out[name] = {"skipped": str(exc)}
+            continue
+        rng = random.Random(0)
+        positions = []
+        for seed in range(3):
+            game = ruleset.new_game(players=2, seed=seed)
+            for _ in range(rng.randint(20, 60)):
+                if game.result is not None:
+                    break
+                game.choose(rng.choice(pending_decision(game).ids))
+            while game.result is None and len(pending_decision(game).options) == 1:
+                game.choose(pending_decision(game).ids[0])
+            if game.result is None:
+                positions.append(game)
+        totals = {spec: [0, 0.0] for spec in specs}
+        for rep in range(2):
+            for spec in specs:
+                for game in positions:
+                    agent = make_agent(spec, rep)
+                    assert isinstance(agent, MCTSAgent)
+                    start = time.perf_counter()
+                    agent.choose(game)
+                    totals[spec][0] += agent.last_iterations
+                    totals[spec][1] += time.perf_counter() - start
+        out[name] = {spec: {"iterations_per_s": it / sec} for spec, (it, sec) in totals.items()}
+        copies = {"clone": 0.0, "determinize": 0.0}
+        for _ in range(200):
+            for game in positions:
+                start = time.perf_counter()
+                game.clone()
+                copies["clone"] += time.perf_counter() - start
+                start = time.perf_counter()
+                game.determinize(0, rng.getrandbits(62))
+                copies["determinize"] += time.perf_counter() - start
+        out[name]["copy_us"] = {k: v / (200 * len(positions)) * 1e6 for k, v in copies.items()}
+    return out
+
+
+def machine() -> dict[str, Any]:
+    return {
+        "cpu_count": os.cpu_count(),
+        "python": platform.python_version(),
+        "platform": platform.platform(),
+        "date": datetime.date.today().isoformat(),
+        "load_average_1m": round(os.getloadavg()[0], 2),
+    }
+
+
+def previous_baseline() -> dict[str, Any]:
+    try:
+        data: dict[str, Any] = json.loads(BASELINE.read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return {}
+    return data
+
+
+def strength(ruleset: str, spec: str, minutes: float, workers: int = 2) -> dict[str, Any]:
+    """``spec`` against ``random`` on ``ruleset`` for about ``minutes`` (the last batch may
+    run over): wins, draws, losses from the bot's seat, Wilson interval, seconds per game."""
+    factory = RulesetGameFactory(ruleset, 2)
+    wins = draws = losses = errors = games = decisions = 0
+    start_wins = start_decided = 0
+    started = time.perf_counter()
+    batch = 0
+    while time.perf_counter() - started < minutes * 60:
+        bot = batch % 2
+        specs = [spec, "random"] if bot == 0 else ["random", spec]
+        report: SimulationReport = simulate(
+            factory, workers, specs, seed=batch * workers, workers=workers, errors_dir=None
+        )
+        batch += 1
+        games += report.games
+        errors += len(report.errors)
+        wins += report.wins[bot]
+        losses += report.wins[1 - bot]
+        draws += report.draws + report.no_winner
+        decisions += round(report.decisions.mean * report.decisions.count)
+        if report.start_player is not None:
+            start_wins += report.start_player.wins
+            start_decided += report.start_player.decided
+        print(
+            f"  {spec} on {ruleset}: {games} games, {wins} won, {draws} drawn, {losses} lost, "
+            f"{time.perf_counter() - started:.0f} s",
+            file=sys.stderr,
+        )
+    elapsed = time.perf_counter() - started
+    low, high = wilson_interval(wins, games)
+    finished = games - errors
+    return {
+        "ruleset": ruleset,
+        "bot": spec,
+        "opponent": "random",
+        "workers": workers,
+        "games": games,
+        "bot_wins": wins,
+        "draws": draws,
+        "bot_losses": losses,
+        "errors": errors,
+        "win_rate": wins / games if games else 0.0,
+        "wilson95": [low, high],
+        "wall_s": elapsed,
+        "wall_s_per_game": elapsed / games if games else None,
+        "core_s_per_game": elapsed * workers / games if games else None,
+        "decisions_mean": decisions / finished if finished else None,
+        "start_player_wins_of_decided": [start_wins, start_decided],
+        "machine": machine(),
+    }
+
+
+def strength_main(ruleset: str, spec: str, minutes: float, workers: int) -> int:
+    result = strength(ruleset, spec, minutes, workers)
+    data = previous_baseline()
+    data.setdefault("strength", {})[f"{ruleset} {spec}"] = result
+    BASELINE.parent.mkdir(parents=True, exist_ok=True)
+    BASELINE.write_text(json.dumps(data, indent=2) + "\n", encoding="utf-8")
+    low, high = result["wilson95"]
+    print(
+        f"SUMMARY agents: {spec} vs random on {ruleset}: won {result['bot_wins']} of "
+        f"{result['games']} ({result['win_rate']:.1%}, 95% {low:.1%} - {high:.1%}), "
+        f"drawn {result['draws']}, lost {result['bot_losses']}, errors {result['errors']}; "
+        f"{result['wall_s_per_game']:.1f} s per game with {workers} workers"
+    )
+    return 0
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0] if __doc__ else "")
+    parser.add_argument("--strength", nargs=2, metavar=("RULESET", "SPEC"))
+    parser.add_argument("--minutes", type=float, default=10.0)
+    parser.add_argument("--workers", type=int, default=2)
+    args = parser.parse_args(argv)
+    if args.strength:
+        return strength_main(args.strength[0], args.strength[1], args.minutes, args.workers)
     results: dict[str, Any] = {
-        "machine": {
-            "cpu_count": os.cpu_count(),
-            "python": platform.python_version(),
-            "platform": platform.platform(),
-            "date": datetime.date.today().isoformat(),
-        },
+        "machine": machine(),
         "random_playouts": random_playouts(20_000),
         "random_playouts_lean": random_playouts(50_000, LeanTicTacToe, "lean, in bench"),
         "mcts": mcts_speed(2_000),
         "simulate_tic_tac_toe_random": simulate_speed(20_000),
         "default_ruleset_random": real_ruleset(200),
+        "mcts_real_rulesets": real_mcts_speed(),
     }
-    out = ROOT / "bench" / "baseline" / "agents.json"
-    out.parent.mkdir(parents=True, exist_ok=True)
-    out.write_text(json.dumps(results, indent=2) + "\n", encoding="utf-8")
+    kept = previous_baseline().get("strength")
+    if kept:  # measured by --strength runs, which take minutes each: keep them
+        results["strength"] = kept
+    BASELINE.parent.mkdir(parents=True, exist_ok=True)
+    BASELINE.write_text(json.dumps(results, indent=2) + "\n", encoding="utf-8")
     rp = results["random_playouts"]
     sim = results["simulate_tic_tac_toe_random"]
     print(
@@ -172,7 +337,17 @@ def main() -> int:
         f"mcts ttt {results['mcts']['tic-tac-toe']['iterations_per_s']:,.0f} it/s "
         f"(lean {results['mcts']['tic-tac-toe-lean']['iterations_per_s']:,.0f}); "
         f"simulate {sim['workers_1']['games_per_s']:,.0f} games/s x1, "
-        f"{sim['workers_2']['games_per_s']:,.0f} games/s x2"
+        f"{sim['workers_2']['games_per_s']:,.0f} games/s x2; "
+        + "; ".join(
+            f"mcts {name} "
+            + ", ".join(
+                f"{spec[len('mcts:40/') :]} {v['iterations_per_s']:,.0f} it/s"
+                for spec, v in speeds.items()
+                if spec.startswith("mcts")
+            )
+            for name, speeds in results["mcts_real_rulesets"].items()
+            if "skipped" not in speeds
+        )
     )
     return 0
 
