@@ -50,19 +50,20 @@ def clone_state(st: State) -> State:
     comps = {}
     for cid, c in st["comps"].items():
         cc = dict(c)
-        cc["c"] = dict(c["c"])
-        cc["f"] = list(c["f"])
+        cc["c"] = dict(c["c"]) if c["c"] else {}
+        cc["f"] = list(c["f"]) if c["f"] else []
         cc["p"] = deep_copy(c["p"]) if c["p"] else {}
         if "seen" in c:
             cc["seen"] = list(c["seen"])
         comps[cid] = cc
     out["comps"] = comps
     out["stack"] = [[f[0], f[1], deep_copy(f[2])] for f in st["stack"]]
-    out["pending"] = deep_copy(st["pending"])
+    # A pending decision and a result are never changed in place, only replaced: share them.
+    out["pending"] = st["pending"]
     out["events"] = deep_copy(st["events"])
     out["used"] = dict(st["used"])
     out["rng"] = list(st["rng"])
-    out["result"] = deep_copy(st["result"])
+    out["result"] = st["result"]
     out["mem"] = deep_copy(st["mem"])
     return out
 
