@@ -63,7 +63,8 @@ def test_other_seats_default_to_mcts_when_it_exists(capsys: pytest.CaptureFixtur
         return FirstOptionAgent(spec)
 
     play_cmd.run_play(_args("--players", "3"), agent_factory=factory)
-    assert "seats 1=human, 2=mcts:200, 3=mcts:200." in capsys.readouterr().out
+    bot = play_cmd.DEFAULT_BOT
+    assert f"seats 1=human, 2={bot}, 3={bot}." in capsys.readouterr().out
 
 
 def test_other_seats_fall_back_to_random(capsys: pytest.CaptureFixture[str]) -> None:

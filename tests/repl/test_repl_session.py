@@ -12,7 +12,7 @@ from hypothesis import strategies as st
 from repl.fakegame import SECRET_PREFIX, SECRET_TEXT, FakeGame, LastSecretStashAgent
 from repl.helpers import feed, make_session, output
 from rulecraft.interpreter.protocols import Agent
-from rulecraft.repl.session import COMMAND_NAMES, Session
+from rulecraft.repl.session import COMMAND_NAMES, HINT_AGENT, Session
 
 
 def play_out(session: Session, answer: str = "1", limit: int = 500) -> str:
@@ -134,8 +134,8 @@ def test_hint_prints_what_the_bot_would_pick() -> None:
     assert decision is not None
     before = session.game.to_json()
     out = feed(session, ["hint"])
-    assert asked == ["mcts:200"]
-    assert f"Hint (mcts:200): {len(decision.options)}. Pass [pass]" in out
+    assert asked == [HINT_AGENT]
+    assert f"Hint ({HINT_AGENT}): {len(decision.options)}. Pass [pass]" in out
     assert session.game.to_json() == before  # asking for a hint does not move
 
 

@@ -27,7 +27,7 @@ from rulecraft.repl.ports import AgentFactory, GameSource, PlayableGame, engine_
 from rulecraft.repl.render import render_decision, render_result, render_view, seat_label
 
 HUMAN = "human"
-HINT_AGENT = "mcts:200"
+HINT_AGENT = "mcts:200/1s"
 SAVE_FORMAT = "rulecraft-save"
 SAVE_VERSION = 1
 DEFAULT_LOG_LINES = 10
