@@ -211,29 +211,41 @@ def _enter_cost(mp: MapSpec, sid: str) -> int:
     return mp.costs.get(mp.terrain.get(sid, ""), 1)
 
 
+def _cheapest(
+    mp: MapSpec, start: str, goal: str | None = None, budget: int | None = None
+) -> tuple[dict[str, int], dict[str, str]]:
+    """Dijkstra from ``start``: the cheapest cost of every space reached (entering a space
+    costs its terrain; a negative cost is impassable) and the step each came from.  Stops
+    at ``goal``; never spends more than ``budget``."""
+    best = {start: 0}
+    previous: dict[str, str] = {}
+    heap = [(0, start)]
+    while heap:
+        cost, cur = heapq.heappop(heap)
+        if cur == goal:
+            break
+        if cost > best.get(cur, 1 << 30):
+            continue
+        for nxt in mp.adjacency.get(cur, ()):
+            step_cost = _enter_cost(mp, nxt)
+            if step_cost < 0:
+                continue
+            nc = cost + step_cost
+            if (budget is None or nc <= budget) and nc < best.get(nxt, 1 << 30):
+                best[nxt] = nc
+                previous[nxt] = cur
+                heapq.heappush(heap, (nc, nxt))
+    return best, previous
+
+
 def path_cost(ctx: Ctx, a: list[Any]) -> int:
     """The cheapest cost to move from a[0] to a[1] (entering a space costs its terrain)."""
     mp = _map(ctx)
     x, y = space_of(ctx, a[0]), space_of(ctx, a[1])
     if x is None or y is None:
         return -1
-    best = {x: 0}
-    heap = [(0, x)]
-    while heap:
-        cost, cur = heapq.heappop(heap)
-        if cur == y:
-            return cost
-        if cost > best.get(cur, 1 << 30):
-            continue
-        for nxt in mp.adjacency.get(cur, ()):
-            step = _enter_cost(mp, nxt)
-            if step < 0:
-                continue  # impassable
-            nc = cost + step
-            if nc < best.get(nxt, 1 << 30):
-                best[nxt] = nc
-                heapq.heappush(heap, (nc, nxt))
-    return -1
+    best, _ = _cheapest(mp, x, goal=y)
+    return best.get(y, -1)
 
 
 def path(ctx: Ctx, a: list[Any]) -> list[str]:
@@ -242,51 +254,22 @@ def path(ctx: Ctx, a: list[Any]) -> list[str]:
     x, y = space_of(ctx, a[0]), space_of(ctx, a[1])
     if x is None or y is None:
         return []
-    best = {x: 0}
-    previous: dict[str, str] = {}
-    heap = [(0, x)]
-    while heap:
-        cost, cur = heapq.heappop(heap)
-        if cur == y:
-            route = [cur]
-            while route[-1] != x:
-                route.append(previous[route[-1]])
-            return ["s:" + s for s in reversed(route)]
-        if cost > best.get(cur, 1 << 30):
-            continue
-        for nxt in mp.adjacency.get(cur, ()):
-            step_cost = _enter_cost(mp, nxt)
-            if step_cost < 0:
-                continue
-            nc = cost + step_cost
-            if nc < best.get(nxt, 1 << 30):
-                best[nxt] = nc
-                previous[nxt] = cur
-                heapq.heappush(heap, (nc, nxt))
-    return []
+    best, previous = _cheapest(mp, x, goal=y)
+    if y not in best:
+        return []
+    route = [y]
+    while route[-1] != x:
+        route.append(previous[route[-1]])
+    return ["s:" + s for s in reversed(route)]
 
 
 def reach(ctx: Ctx, a: list[Any]) -> list[str]:
     """Every space reachable from a[0] with a budget of a[1] movement points."""
     mp = _map(ctx)
     x = space_of(ctx, a[0])
-    budget = int(a[1])
     if x is None:
         return []
-    best = {x: 0}
-    heap = [(0, x)]
-    while heap:
-        cost, cur = heapq.heappop(heap)
-        if cost > best.get(cur, 1 << 30):
-            continue
-        for nxt in mp.adjacency.get(cur, ()):
-            step = _enter_cost(mp, nxt)
-            if step < 0:
-                continue
-            nc = cost + step
-            if nc <= budget and nc < best.get(nxt, 1 << 30):
-                best[nxt] = nc
-                heapq.heappush(heap, (nc, nxt))
+    best, _ = _cheapest(mp, x, budget=int(a[1]))
     return ["s:" + s for s in mp.spaces if s in best and s != x]
 
 
