@@ -24,9 +24,9 @@ from rulecraft.repl.ports import AgentFactory, GameSource, PlayableGame, engine_
 from rulecraft.repl.session import HUMAN, Session
 
 #: 200 iterations or one second, whichever comes first: small games get the full search
-#: in milliseconds, while a long card game (Radlands: about 20 ms per iteration on a busy
-#: machine, over 200 bot decisions a game) never keeps a person waiting more than a
-#: second a decision.  See docs/bots.md for the measurements.
+#: in milliseconds, while a long card game (about 20 ms per iteration on a busy machine,
+#: over 200 bot decisions a game) never keeps a person waiting more than a second a
+#: decision.  See docs/bots.md for the measurements.
 DEFAULT_BOT = "mcts:200/1s"
 FALLBACK_BOT = "random"
 
