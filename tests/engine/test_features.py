@@ -301,3 +301,33 @@ action aim "Aim":
     game.choose(game.decision.options[0].id)
     game.choose("done")
     assert any(x.startswith("Rerolled 1 dice") for x in game.log)
+
+
+def test_interpolation_never_names_a_card_some_seat_may_not_see(tmp_path: Path) -> None:
+    ruleset = make(
+        tmp_path,
+        BASE
+        + """kinds:
+  card: {}
+zones:
+  deck: {visibility: hidden}
+  hand: {per: player, visibility: owner}
+components:
+  - {kind: card, zone: deck}
+flow:
+  phases:
+    - name: main
+      actions: [peek]
+""",
+        """card gem "Gem":
+    copies: 2
+
+action peek "Peek":
+    draw 1
+    say "drew {top(you.hand)}; the deck holds {top(deck)}"
+""",
+    )
+    game = ruleset.new_game(seed=0)
+    game.choose("act:peek")
+    line = next(x for x in game.log if x.startswith("drew"))
+    assert line == "drew a card; the deck holds a card"
