@@ -323,7 +323,7 @@ flow:
     copies: 2
 
 action peek "Peek":
-    draw 1
+    draw 1 from deck to you.hand
     say "drew {top(you.hand)}; the deck holds {top(deck)}"
 """,
     )
