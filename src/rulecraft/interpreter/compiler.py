@@ -1161,7 +1161,7 @@ class Compiler:
                 self.error(
                     "RC206", f"effect {e.name!r} takes {len(eff.params)} argument(s)", e.span
                 )
-            code.add(_call_effect(self, e.name, [], ()), s.span)
+            code.add(_call_effect(e.name, [], ()), s.span)
             return scope
         if isinstance(e, ast.Call) and isinstance(e.func, ast.Name) and e.func.name in self.effects:
             n = e.func.name
@@ -1175,7 +1175,7 @@ class Compiler:
                 )
                 return scope
             args = [self.expr(a, scope) for a in e.args]
-            code.add(_call_effect(self, n, args, eff.params), s.span)
+            code.add(_call_effect(n, args, eff.params), s.span)
             return scope
         if isinstance(e, ast.Attr):
             # card.junk: run an effect-valued attribute of a component

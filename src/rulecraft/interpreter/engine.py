@@ -358,8 +358,6 @@ def move_comp(ctx: Ctx, cid: str, dest: str, position: str | None = None) -> Non
     else:
         pile.append(cid)
     comp["z"] = dest
-    if spec is not None and spec.order == "bag":
-        pass
     # A component that changes zone forgets its temporary state.
     if comp.get("up"):
         comp["up"] = False

@@ -8,14 +8,11 @@ on itself: when the answer arrives it runs again and finds it in ``ctx.loc``.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from rulecraft.interpreter import engine as E
 from rulecraft.interpreter.engine import Ctx, RuleError
 from rulecraft.interpreter.program import ExprFn, Instr
-
-if TYPE_CHECKING:
-    from rulecraft.interpreter.compiler import Compiler
 
 
 def _stay(ctx: Ctx) -> None:
@@ -91,7 +88,7 @@ def _call_routine(routine: int) -> Instr:
     return call
 
 
-def _call_effect(comp: Compiler, name: str, args: list[ExprFn], params: tuple[str, ...]) -> Instr:
+def _call_effect(name: str, args: list[ExprFn], params: tuple[str, ...]) -> Instr:
     def call_effect(ctx: Ctx) -> None:
         local = {"you": ctx.loc.get("you"), "this": ctx.loc.get("this")}
         for p, a in zip(params, args, strict=True):
