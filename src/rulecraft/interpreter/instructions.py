@@ -1036,7 +1036,7 @@ def _flip(what: ExprFn, side: str | None) -> Instr:
             elif len(sides) >= 2:
                 comp["s"] = sides[1] if comp.get("s") == sides[0] else sides[0]
             if ctx.log is not None:
-                ctx.say(f"{E.text_of(ctx, cid)} turns to {comp.get('s')}")
+                E.say_about(ctx, cid, "{card} turns to " + str(comp.get("s")))
             E.emit(ctx, "flipped", [cid])
 
     return flip
