@@ -98,7 +98,10 @@ def _unquote(token: str) -> str:
 
 
 class _Builder(Transformer[Token, Any]):
-    """Turns Lark's tree into AST records; spans come from the first token of each rule."""
+    """Turns Lark's tree into AST records; spans come from the first token of each rule.
+
+    Clause rules with no method of their own (``to``, ``from_``, ``pass_branch``, ...) stay
+    small trees (Lark's default), which the statement that holds them reads by name."""
 
     def __init__(
         self, file: str, line_offset: int = 0, column_offset: int = 0, every_line: bool = False
@@ -203,14 +206,8 @@ class _Builder(Transformer[Token, Any]):
                 parts["optional"] = True
         return parts
 
-    def cost(self, c: list[Any]) -> Tree[Any]:
-        return Tree("cost", c)
-
     def limit(self, c: list[Any]) -> Tree[Any]:
         return Tree("limit", [str(c[0])])
-
-    def condition(self, c: list[Any]) -> Tree[Any]:
-        return Tree("condition", c)
 
     def while_clause(self, c: list[Any]) -> Tree[Any]:
         return Tree("condition", c)
@@ -332,18 +329,6 @@ class _Builder(Transformer[Token, Any]):
             position=self._clause(c, "position"),
         )
 
-    def to(self, c: list[Any]) -> Tree[Any]:
-        return Tree("to", c)
-
-    def from_(self, c: list[Any]) -> Tree[Any]:
-        return Tree("from_", c)
-
-    def on(self, c: list[Any]) -> Tree[Any]:
-        return Tree("on", c)
-
-    def for_player(self, c: list[Any]) -> Tree[Any]:
-        return Tree("for_player", c)
-
     def position(self, c: list[Any]) -> Tree[Any]:
         return Tree("position", [str(c[0])])
 
@@ -461,20 +446,11 @@ class _Builder(Transformer[Token, Any]):
                 otherwise = x.children[0]
         return ast.If(self._span(c), tuple(branches), otherwise)
 
-    def elif_clause(self, c: list[Any]) -> Tree[Any]:
-        return Tree("elif_clause", c)
-
-    def else_clause(self, c: list[Any]) -> Tree[Any]:
-        return Tree("else_clause", c)
-
     def for_stmt(self, c: list[Any]) -> ast.ForEach:
         return ast.ForEach(self._span(c), str(c[0]), c[1], c[2])
 
     def repeat_stmt(self, c: list[Any]) -> ast.Repeat:
         return ast.Repeat(self._span(c), c[0], c[1])
-
-    def chooser(self, c: list[Any]) -> Tree[Any]:
-        return Tree("chooser", c)
 
     def prompt(self, c: list[Any]) -> Tree[Any]:
         return Tree("prompt", [ast.Text(_unquote(c[0]), tuple(c[1:]))])
@@ -512,15 +488,6 @@ class _Builder(Transformer[Token, Any]):
         text = ast.Text(_unquote(c[0]), tuple(x for x in c[1:-1] if isinstance(x, tuple)))
         cond = self._condition(c)
         return ast.OptionClause(self._span(c), text, cond, c[-1])
-
-    def modifier_dice(self, c: list[Any]) -> Tree[Any]:
-        return Tree("modifier_dice", c)
-
-    def pass_branch(self, c: list[Any]) -> Tree[Any]:
-        return Tree("pass_branch", c)
-
-    def fail_branch(self, c: list[Any]) -> Tree[Any]:
-        return Tree("fail_branch", c)
 
     def test_stmt(self, c: list[Any]) -> ast.Test:
         return ast.Test(
