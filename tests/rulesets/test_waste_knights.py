@@ -81,9 +81,11 @@ def test_player_setup(ruleset: Any, players: int) -> None:
         assert ev(game, "[you.fuel, you.ammo, you.meds]", seat) == [2, 2, 2]
         assert ev(game, "knight_of(you) != none and vehicle_of(you) != none", seat) is True
         assert ev(game, "here(you) == adventure_start", seat) is True
-    assert ev(game, "knight_of(you).tag") == "johnny_k"
-    assert ev(game, "vehicle_of(you).tag") == "offroad_v"
-    kit = ev(game, "[count(hands), count(armor), count(cargo)]")
+    # "Starting from the first player and going clockwise": the first player picks first.
+    first = ev(game, "first_seat")
+    assert ev(game, "knight_of(you).tag", first) == "johnny_k"
+    assert ev(game, "vehicle_of(you).tag", first) == "offroad_v"
+    kit = ev(game, "[count(hands), count(armor), count(cargo)]", first)
     assert kit[0] + kit[1] + kit[2] == 3
     assert ev(game, "count(gear_deck where it.side == working)") == 0
     assert ev(game, "starting_knights") == players
@@ -267,7 +269,7 @@ def follow_the_plot(ruleset: Any, seed: int, players: int) -> Any:
     return game
 
 
-@pytest.mark.parametrize(("seed", "players"), [(34, 1), (3, 2)])
+@pytest.mark.parametrize(("seed", "players"), [(34, 1), (9, 2)])
 def test_following_the_plot_can_win(ruleset: Any, seed: int, players: int) -> None:
     """The adventure's win ending is reachable in play: three parts salvaged, the Rainmaker
     raised at the Dry Lake (entry 32), and every knight wins together."""
