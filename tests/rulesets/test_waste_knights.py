@@ -102,9 +102,19 @@ def test_two_different_actions_per_turn(ruleset: Any) -> None:
     game.choose("act:camp")
     while game.decision.kind != "action":
         game.choose(game.decision.options[-1].id)
+    # "before or after performing an action": a free gear phase between the two actions.
+    assert game.decision.prompt == "Prepare your gear between actions (free)"
+    game.choose("pass")
+    assert game.decision.prompt == "Take up to 2 different actions (the second)"
     ids = [o.id for o in game.decision.options]
     assert "act:camp" not in ids
     assert "act:explore" in ids
+    game.choose("act:explore")
+    while game.decision is not None and game.decision.kind != "action":
+        game.choose(game.decision.options[0].id)
+    # Two actions taken: the next turn begins (a solo knight's own next turn).
+    assert game.decision.prompt == "Prepare your gear (free)"
+    assert ev(game, "game_round") == 2
 
 
 def test_terrain_costs_and_craters(ruleset: Any) -> None:
