@@ -231,6 +231,57 @@ def test_each_combatant_attacks_once_per_combat(ruleset: Any) -> None:
     assert fights > 0
 
 
+def sharing_start(ruleset: Any, broken: str) -> Any:
+    """Two knights camping together at Dustwater (seed 16: Player 2 is the first player),
+    with the gear card ``broken`` of Player 1 turned to its broken side."""
+    from rulecraft.interpreter.game import Game
+
+    game = start(ruleset, players=2, seed=16)
+    data = game.to_json()
+    data["state"]["comps"][broken]["s"] = "broken"
+    return Game.from_json(ruleset, data)
+
+
+def test_camping_knights_repair_each_others_gear(ruleset: Any) -> None:
+    """Sharing space: 'If one of the knights on the camp space performs the Camp Action ...
+    The knight may use their Repair to flip gear cards belonging to other knights or to
+    discard Damage tokens from their vehicle sheets.'"""
+    game = sharing_start(ruleset, "trash_armor#2")
+    assert game.decision.seat == 1 and ev(game, "sharing(you)", 1) is True
+    assert ev(game, "first(armor).side", 0) == "broken"
+    game.choose("pass")
+    game.choose("act:camp")
+    assert game.decision.prompt == "Camp: repair"
+    game.choose(game.decision.options[0].id)  # Repair a broken gear card: Player 1's armour
+    assert ev(game, "first(armor).side", 0) == "working"
+    assert any(line.endswith("is repaired") and "Trash Armor of" in line for line in game.log)
+
+
+def test_camping_knights_trade_both_ways(ruleset: Any) -> None:
+    """Trade: 'The knight may trade gear cards and/or resources with any other knights on the
+    camp space. The knights may trade in any way they wish': the camping knight gives, or asks
+    and the other knight gives."""
+    game = sharing_start(ruleset, "trash_armor#2")
+    game.choose("pass")
+    game.choose("act:camp")
+    while game.decision.prompt != "Camp: trade with knights on your space":
+        game.choose(game.decision.options[-1].id)
+    labels = {o.label: o.id for o in game.decision.options}
+    game.choose(labels["Ask a knight here for a resource or gear card"])
+    # Player 1 decides what to give.
+    assert game.decision.seat == 0 and game.decision.prompt.endswith("asks you to give")
+    labels = {o.label: o.id for o in game.decision.options}
+    game.choose(labels["A gear card"])
+    game.choose("knife#2")
+    assert game.decision.seat == 1 and game.decision.prompt == "Where does the new gear go?"
+    game.choose({o.label: o.id for o in game.decision.options}["Put it in the vehicle"])
+    assert ev(game, "count(cargo where it.def == knife)", 1) == 1
+    assert ev(game, "count(all_gear(you))", 0) == 2
+    labels = {o.label: o.id for o in game.decision.options}
+    game.choose(labels["Give 1 Meds"])
+    assert ev(game, "you.meds", 0) == 3 and ev(game, "you.meds", 1) == 1
+
+
 # The plot sheet's special locations: Salvage at 1-3, then Raise the Rainmaker at 6.
 PLOT_TARGETS = {1: (1, 1), 2: (7, 2), 3: (8, 6), 6: (6, 4)}
 
