@@ -282,6 +282,40 @@ def test_camping_knights_trade_both_ways(ruleset: Any) -> None:
     assert ev(game, "you.meds", 0) == 3 and ev(game, "you.meds", 1) == 1
 
 
+def test_full_auto_rerolls_the_chosen_dice(ruleset: Any) -> None:
+    """Gear Card Overview: 'Full-auto (weapon only): This combatant may spend 1 Ammo to choose
+    and re-roll any of their dice. Resolve after rolling dice.'  Johnny (seed 33) carries a
+    Rusty SMG into the Dingo Pack of the first move; only the chosen die is rolled again."""
+    from rulecraft.interpreter.game import Game
+
+    game = start(ruleset, players=1, seed=33)
+    data = game.to_json()
+    st = data["state"]
+    st["zones"]["z:gear_deck"].remove("smg#1")
+    for card in st["zones"]["z:hands@0"]:
+        st["comps"][card]["z"] = "z:gear_discard"
+        st["zones"]["z:gear_discard"].append(card)
+    st["zones"]["z:hands@0"] = ["smg#1"]
+    st["comps"]["smg#1"].update({"z": "z:hands@0", "s": "working"})
+    game = Game.from_json(ruleset, data)
+    for option in ("pass", "act:move", "5,2", "done", "smg#1"):
+        game.choose(option)
+    while not game.decision.prompt.startswith("Full-auto"):
+        game.choose(game.decision.options[-1].id)
+    assert ev(game, "you.ammo") == 1  # 1 Ammo for the ranged attack
+    game.choose(game.decision.options[0].id)  # spend 1 Ammo and choose dice
+    assert ev(game, "you.ammo") == 0
+    assert game.decision.prompt.startswith("Full-auto: re-roll which dice?")
+    dice = [o.id for o in game.decision.options if o.id != "done"]
+    assert len(dice) == 4  # Johnny's Guns dice + the SMG's 1 blue + 1 white: all offered
+    blank = next(d for d in dice if "blank" in d)
+    game.choose(blank)
+    assert blank not in [o.id for o in game.decision.options]
+    game.choose("done")
+    rerolled = [line for line in game.log if line.startswith("Rolled")][-1]
+    assert rerolled.startswith("Rolled 1 white:")  # the one chosen die, not the pool
+
+
 # The plot sheet's special locations: Salvage at 1-3, then Raise the Rainmaker at 6.
 PLOT_TARGETS = {1: (1, 1), 2: (7, 2), 3: (8, 6), 6: (6, 4)}
 
