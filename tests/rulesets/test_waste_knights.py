@@ -316,6 +316,41 @@ def test_full_auto_rerolls_the_chosen_dice(ruleset: Any) -> None:
     assert rerolled.startswith("Rolled 1 white:")  # the one chosen die, not the pool
 
 
+def with_jack(ruleset: Any, seed: int) -> Any:
+    """Johnny alone, with the personal upgrade Jack of All Trades already taken."""
+    from rulecraft.interpreter.game import Game
+
+    game = start(ruleset, players=1, seed=seed)
+    data = game.to_json()
+    st = data["state"]
+    st["zones"]["z:upgrade_pool"].remove("jack_of_all_trades#1")
+    st["zones"]["z:upgrades@0"] = ["jack_of_all_trades#1"]
+    st["comps"]["jack_of_all_trades#1"]["z"] = "z:upgrades@0"
+    return Game.from_json(ruleset, data)
+
+
+@pytest.mark.parametrize("use", [True, False])
+def test_optional_bonus_die_is_declared_before_the_roll(ruleset: Any, use: bool) -> None:
+    """Resolving Tests: 'If you want to use any effects that provide additional Successes or
+    allow you to gain dice, you must declare that you use them before rolling dice.'  Jack of
+    All Trades: 'When making any test (except in combat), you may gain 1 white die. Once per
+    turn.'  (Seed 7: the first move draws an event that tests Charisma, 1 white.)"""
+    game = with_jack(ruleset, 7)
+    for option in ("pass", "act:move", "5,2", "done"):
+        game.choose(option)
+    assert game.decision.prompt.startswith("Before rolling: use Jack of All Trades")
+    labels = {o.label: o.id for o in game.decision.options}
+    game.choose(labels["Gain 1 white die" if use else "Not for this test"])
+    assert game.decision.kind == "roll"
+    assert game.decision.prompt == (
+        "Test charisma (2): roll 2 white" if use else "Test charisma (2): roll 1 white"
+    )
+    game.choose(game.decision.options[0].id)
+    # Used: spent for this turn.  Declined: still there for a later test this turn.
+    assert ev(game, "you has jack_used") is use
+    assert ev(game, "you has bonus_declared") is False
+
+
 # The plot sheet's special locations: Salvage at 1-3, then Raise the Rainmaker at 6.
 PLOT_TARGETS = {1: (1, 1), 2: (7, 2), 3: (8, 6), 6: (6, 4)}
 
