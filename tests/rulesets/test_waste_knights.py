@@ -351,6 +351,40 @@ def test_optional_bonus_die_is_declared_before_the_roll(ruleset: Any, use: bool)
     assert ev(game, "you has bonus_declared") is False
 
 
+def test_grenades_are_thrown_in_the_advance_step(ruleset: Any) -> None:
+    """Combat Resolution, 3. Advance Step: 'Some knight weapons, e.g. the Frag Grenade, may be
+    used in this step. Using them does not count against the "1 attack limit per combat" and
+    unlike other weapons, they do not take any Hand slot.'  Johnny (seed 33) keeps a Frag
+    Grenade in his vehicle, meets the Dingo Pack and fights with his Knife."""
+    from rulecraft.interpreter.game import Game
+
+    game = start(ruleset, players=1, seed=33)
+    data = game.to_json()
+    st = data["state"]
+    st["zones"]["z:gear_deck"].remove("frag_grenade#1")
+    st["zones"]["z:cargo@0"] = ["frag_grenade#1"]
+    st["comps"]["frag_grenade#1"].update({"z": "z:cargo@0", "s": "working"})
+    game = Game.from_json(ruleset, data)
+    # No hand slot: it is never offered to be equipped.
+    assert "act:equip:frag_grenade#1" not in [o.id for o in game.decision.options]
+    for option in ("pass", "act:move", "5,2", "done"):
+        game.choose(option)
+    assert "frag_grenade#1" not in [o.id for o in game.decision.options]  # not a weapon choice
+    game.choose("knife#1")
+    while not game.decision.prompt.startswith("Advance"):
+        game.choose(game.decision.options[-1].id)
+    assert game.decision.prompt == "Advance: throw Frag Grenade?"
+    assert any(line == "Combat step 3: Advance" for line in game.log)
+    game.choose(game.decision.options[0].id)
+    assert "Johnny Taylor throws Frag Grenade" in game.log
+    assert ev(game, "any(gear_discard where it.def == frag_grenade)") is True
+    combat = game.log[game.log.index("Combat step 3: Advance") :]
+    assert any(line.startswith("Rolled 1 green + 1 red") for line in combat)
+    # The grenade was no attack: the knight still attacks with the Knife if the pack stands.
+    if not any(line == "Dingo Pack is defeated" for line in combat[:4]):
+        assert "Johnny Taylor attacks with Knife" in game.log
+
+
 # The plot sheet's special locations: Salvage at 1-3, then Raise the Rainmaker at 6.
 PLOT_TARGETS = {1: (1, 1), 2: (7, 2), 3: (8, 6), 6: (6, 4)}
 
