@@ -77,6 +77,23 @@ def pending_decision(game: GameLike) -> Decision:
     return decision
 
 
+def pending_ids(game: GameLike) -> tuple[int, Sequence[str]]:
+    """``(seat, option ids)`` of ``game``'s pending decision, through the game's cheap
+    ``pending_ids()`` when it has one (a :class:`~rulecraft.interpreter.game.Game` does:
+    it skips building labels), else through ``game.decision``; ``ValueError`` when nobody
+    has to decide or there are no options."""
+    fast = getattr(game, "pending_ids", None)
+    if fast is not None:
+        found: tuple[int, Sequence[str]] | None = fast()
+        if found is None or not found[1]:
+            raise ValueError("a running game has no decision with options")
+        return found
+    decision = game.decision
+    if decision is None or not decision.options:
+        raise ValueError("a running game has no decision with options")
+    return decision.seat, decision.ids
+
+
 def seat_reward(result: Result, seat: int) -> float:
     """A finished game's reward for ``seat`` in ``[0, 1]``: 1 for a win (every winner of a
     co-op win gets 1), 0.5 for a draw, 0 for a loss.
@@ -122,7 +139,7 @@ class RandomAgent:
         self.rng = random.Random(seed)
 
     def choose(self, game: GameLike) -> str:
-        return self.rng.choice(pending_decision(game).ids)
+        return self.rng.choice(pending_ids(game)[1])
 
 
 class GreedyAgent:
@@ -262,10 +279,7 @@ class MCTSAgent:
         path: list[tuple[_Node, int]] = []  # (edge taken, seat that took it)
         node = root
         while world.result is None:
-            decision = world.decision
-            if decision is None or not decision.options:
-                raise ValueError("a running game has no decision with options")
-            ids = decision.ids
+            seat, ids = pending_ids(world)
             if len(ids) == 1:
                 # forced: nothing to learn, so no node (the next real choice hangs off
                 # the same node) and no iteration spent on it
@@ -281,12 +295,12 @@ class MCTSAgent:
                 oid = self.rng.choice(untried)
                 child = _Node(available=1)
                 children[oid] = child
-                path.append((child, decision.seat))
+                path.append((child, seat))
                 world.choose(oid)
                 break
             oid = self._select(node, ids)
             node = children[oid]
-            path.append((node, decision.seat))
+            path.append((node, seat))
             world.choose(oid)
         rewards = self._rollout(world)
         for edge, chooser in path:
@@ -315,10 +329,7 @@ class MCTSAgent:
         steps = 0
         choice = self.rng.choice
         while world.result is None and steps < self.rollout_depth:
-            decision = world.decision
-            if decision is None or not decision.options:
-                raise ValueError("a running game has no decision with options")
-            world.choose(choice(decision.options).id)
+            world.choose(choice(pending_ids(world)[1]))
             steps += 1
         result = world.result
         seats = range(world.num_players)

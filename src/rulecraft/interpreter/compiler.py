@@ -232,6 +232,12 @@ class Compiler:
             flow=flow,
             max_decisions=int((self.m.get("limits") or {}).get("max_decisions", 10_000)),
             named_effects=dict(self.effect_routines),
+            ability_zones=frozenset(
+                zone
+                for did in abilities
+                if did in defs and defs[did].kind in self.kinds
+                for zone in self.kinds[defs[did].kind].abilities_in
+            ),
             namespace=self,
         )
 

@@ -382,6 +382,7 @@ def _ability_options(ctx: Ctx, seat: int) -> list[list[Any]]:
     out: list[list[Any]] = []
     used = st["used"]
     you = E.player(seat)
+    ability_zones = prog.ability_zones
     for key, pile in st["zones"].items():
         if key.startswith("z:"):
             if E.zone_owner(key) not in (seat, None):
@@ -389,6 +390,8 @@ def _ability_options(ctx: Ctx, seat: int) -> list[list[Any]]:
             where = E.zone_name(key)
         else:
             where = "map"
+        if where not in ability_zones:
+            continue  # no kind uses abilities here: skip its cards unread
         for cid in pile:
             comp = st["comps"][cid]
             abilities = prog.abilities.get(comp["d"])

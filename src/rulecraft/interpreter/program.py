@@ -256,6 +256,9 @@ class Program:
     max_decisions: int
     named_effects: dict[str, int] = field(default_factory=dict)
     root: str = ""
+    #: Zone names where some kind's abilities can be used ("map" for the board): the
+    #: action menu scans only these zones instead of every card of the game.
+    ability_zones: frozenset[str] = frozenset()
     # The compiler's name tables, kept so that expressions typed later (scenario checks,
     # the REPL) compile against the same names.
     namespace: Any = None
