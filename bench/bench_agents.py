@@ -236,20 +236,32 @@ def previous_baseline() -> dict[str, Any]:
     return data
 
 
-def strength(ruleset: str, spec: str, minutes: float, workers: int = 2) -> dict[str, Any]:
+def strength(
+    ruleset: str, spec: str, minutes: float, workers: int = 2, games_wanted: int | None = None
+) -> dict[str, Any]:
     """``spec`` against ``random`` on ``ruleset`` for about ``minutes`` (the last batch may
-    run over): wins, draws, losses from the bot's seat, Wilson interval, seconds per game."""
+    run over), or until ``games_wanted`` games when that is given (then in batches of up to
+    20 games, the bot's seat alternating per batch, so an even number of batches plays
+    both seats equally): wins, draws, losses from the bot's seat, Wilson interval, seconds
+    per game."""
     factory = RulesetGameFactory(ruleset, 2)
     wins = draws = losses = errors = games = decisions = 0
     start_wins = start_decided = 0
     started = time.perf_counter()
     batch = 0
-    while time.perf_counter() - started < minutes * 60:
+    seed = 0
+    while (
+        games < games_wanted
+        if games_wanted is not None
+        else time.perf_counter() - started < minutes * 60
+    ):
         bot = batch % 2
         specs = [spec, "random"] if bot == 0 else ["random", spec]
+        size = workers if games_wanted is None else min(20, games_wanted - games)
         report: SimulationReport = simulate(
-            factory, workers, specs, seed=batch * workers, workers=workers, errors_dir=None
+            factory, size, specs, seed=seed, workers=workers, errors_dir=None
         )
+        seed += size
         batch += 1
         games += report.games
         errors += len(report.errors)
@@ -289,8 +301,10 @@ def strength(ruleset: str, spec: str, minutes: float, workers: int = 2) -> dict[
     }
 
 
-def strength_main(ruleset: str, spec: str, minutes: float, workers: int) -> int:
-    result = strength(ruleset, spec, minutes, workers)
+def strength_main(
+    ruleset: str, spec: str, minutes: float, workers: int, games: int | None = None
+) -> int:
+    result = strength(ruleset, spec, minutes, workers, games)
     data = previous_baseline()
     data.setdefault("strength", {})[f"{ruleset} {spec}"] = result
     BASELINE.parent.mkdir(parents=True, exist_ok=True)
@@ -310,9 +324,12 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--strength", nargs=2, metavar=("RULESET", "SPEC"))
     parser.add_argument("--minutes", type=float, default=10.0)
     parser.add_argument("--workers", type=int, default=2)
+    parser.add_argument("--games", type=int, help="with --strength: play this many games")
     args = parser.parse_args(argv)
     if args.strength:
-        return strength_main(args.strength[0], args.strength[1], args.minutes, args.workers)
+        return strength_main(
+            args.strength[0], args.strength[1], args.minutes, args.workers, args.games
+        )
     results: dict[str, Any] = {
         "machine": machine(),
         "random_playouts": random_playouts(20_000),
