@@ -54,6 +54,20 @@ def test_the_corpus_is_not_empty() -> None:
     assert _ruleset_files(), "no .rcl files under rulesets/"
 
 
+def test_every_statement_verb_the_parser_makes_can_be_printed() -> None:
+    """A verb added to the grammar without a printer made ``rulecraft fmt`` crash on every
+    file that used it (``reroll`` did): every ``_do("verb")`` of the parser must print."""
+    import re
+
+    parser_py = Path(formatter.__file__).with_name("parser.py").read_text(encoding="utf-8")
+    verbs = sorted(set(re.findall(r'_do\("(\w+)"', parser_py)))
+    assert "reroll" in verbs and len(verbs) > 20
+    for verb in verbs:
+        x, y = ast.Name(ast.NOWHERE, "x"), ast.Name(ast.NOWHERE, "y")
+        stmt = ast.Do(ast.NOWHERE, verb, value=x, target=y, name="f")
+        assert formatter._simple_stmt(stmt)
+
+
 def test_every_construct_is_already_canonical() -> None:
     text = (CASES / "constructs.rcl").read_text(encoding="utf-8")
     assert format_source(text, "constructs.rcl") == text
@@ -236,6 +250,7 @@ simple_stmts = st.one_of(
     _do("shuffle", value=exprs),
     _do("reveal", value=exprs),
     _do("roll", value=exprs, name=st.none() | names),
+    _do("reroll", value=exprs),
     _do("goto", value=exprs),
     _do("set_flag", name=names, target=opt_exprs, until=st.none() | plain_names),
     _do("clear_flag", name=names, target=opt_exprs),
