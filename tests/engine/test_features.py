@@ -331,3 +331,58 @@ action peek "Peek":
     game.choose("act:peek")
     line = next(x for x in game.log if x.startswith("drew"))
     assert line == "drew a card; the deck holds a card"
+
+
+def test_setup_can_choose_the_start_player_and_a_rule_can_pass_it_on(tmp_path: Path) -> None:
+    ruleset = make(
+        tmp_path,
+        """rulecraft: 1
+name: t
+players: {min: 3, max: 3}
+resources:
+  gold: {per: player, start: 0}
+setup: |
+  set start_player to last(players)
+flow:
+  phases:
+    - name: main
+      actions: [take, keep]
+      max: 1
+      mandatory: true
+""",
+        """action take "Take the start marker":
+    set start_player to you
+
+action keep "Keep going":
+    gain 1 gold
+""",
+    )
+    game = ruleset.new_game(seed=1)
+    # seat 3 won the setup's "roll-off": it opens the game and is its start seat
+    assert (game.start_seat, game.decision.seat if game.decision else None) == (2, 2)
+    assert game.evaluate_expr("seat(start_player)") == 2
+    assert "Player 3 starts." in game.log
+    game.choose("act:keep")  # seat 3
+    game.choose("act:take")  # seat 1 takes the marker: it opens the next round
+    game.choose("act:keep")  # seat 2 ends the round
+    assert game.round == 2 and game.decision is not None and game.decision.seat == 0
+    assert game.start_seat == 2  # the game's first turn was still seat 3's
+
+
+def test_set_start_player_needs_a_player(tmp_path: Path) -> None:
+    ruleset = make(
+        tmp_path,
+        BASE
+        + """setup: |
+  set start_player to 7 > 3
+flow:
+  phases:
+    - name: main
+      actions: [keep]
+""",
+        """action keep "Keep going":
+    gain 1 gold
+""",
+    )
+    with pytest.raises(rulecraft.interpreter.engine.RuleError, match="expected a player"):
+        ruleset.new_game(seed=1)

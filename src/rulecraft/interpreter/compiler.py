@@ -53,6 +53,7 @@ SPECIAL_NAMES = {
     "this",
     "it",
     "active",
+    "start_player",
     "players",
     "opponents",
     "opponent",
@@ -620,6 +621,8 @@ class Compiler:
             return lambda ctx: ctx.loc.get(n)
         if n == "active":
             return lambda ctx: E.player(ctx.st["active"])
+        if n == "start_player":
+            return lambda ctx: E.player(ctx.st["start"])
         if n == "players":
             return lambda ctx: [
                 E.player((ctx.st["active"] + i) % ctx.st["players"])
@@ -1091,7 +1094,9 @@ class Compiler:
                 obj = self.expr(tgt.obj, scope)
                 code.add(_set_field(obj, tgt.field, value), span)
             elif isinstance(tgt, ast.Name):
-                if tgt.name in self.resources:
+                if tgt.name == "start_player":
+                    code.add(_set_start_player(value), span)
+                elif tgt.name in self.resources:
                     per = self.resources[tgt.name].per_player
                     code.add(_set_resource(tgt.name, per, value), span)
                 elif tgt.name in scope.locals:
@@ -1100,7 +1105,7 @@ class Compiler:
                     self._unknown(
                         tgt.name,
                         tgt.span,
-                        list(self.resources) + list(scope.locals),
+                        [*self.resources, *scope.locals, "start_player"],
                         "resource or variable",
                     )
             else:
@@ -2011,6 +2016,7 @@ from rulecraft.interpreter.instructions import (  # noqa: E402
     _set_field,
     _set_local,
     _set_resource,
+    _set_start_player,
     _shuffle,
     _test,
     _turn_end,

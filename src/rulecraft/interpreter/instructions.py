@@ -203,6 +203,24 @@ def _choose_start(mode: Any, fn: ExprFn | None) -> Instr:
     return choose_start
 
 
+def _set_start_player(value: ExprFn) -> Instr:
+    """``set start_player to P``: P takes the first turn of the next round (and, when
+    ``rotate_start`` is on, the seats rotate on from P).  Set during ``setup`` (a roll-off,
+    "the youngest player starts"), P also takes the game's first turn and is the game's
+    start seat (``Game.start_seat``, the simulator's start-player statistics)."""
+
+    def set_start_player(ctx: Ctx) -> None:
+        st = ctx.st
+        seat = E.seat_of(value(ctx))
+        st["start"] = seat
+        if st["round"] == 0:  # still in setup: the first turn of the game is P's
+            st["first"] = st["active"] = seat
+        if ctx.log is not None:
+            ctx.say(f"Player {seat + 1} starts.")
+
+    return set_start_player
+
+
 def _round_start(body: int | None) -> Instr:
     def round_start(ctx: Ctx) -> None:
         st = ctx.st
