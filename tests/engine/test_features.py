@@ -386,3 +386,42 @@ flow:
     )
     with pytest.raises(rulecraft.interpreter.engine.RuleError, match="expected a player"):
         ruleset.new_game(seed=1)
+
+
+def test_an_effect_attribute_read_as_a_value_says_whether_the_card_has_it(
+    tmp_path: Path,
+) -> None:
+    ruleset = make(
+        tmp_path,
+        BASE
+        + """kinds:
+  card:
+    attributes: {on_play: effect}
+zones:
+  box: {}
+  hand: {per: player, visibility: owner}
+components:
+  - {kind: card, zone: box}
+setup: |
+  move box to you.hand
+flow:
+  phases:
+    - name: main
+      actions: [play]
+""",
+        """card spark "Spark":
+    on_play:
+        gain 2 gold
+card stone "Stone":
+    copies: 1
+
+action play "Play" for c in hand where it.on_play != none:
+    c.on_play
+""",
+    )
+    game = ruleset.new_game(seed=1)
+    assert game.evaluate_expr("count(hand where it.on_play != none)", 0) == 1
+    assert game.evaluate_expr("first(hand where it.on_play == none).id", 0) == "stone#1"
+    assert game.legal_ids() == ["act:play:spark#1", "pass"]
+    game.choose("act:play:spark#1")
+    assert game.evaluate_expr("gold", 0) == 2

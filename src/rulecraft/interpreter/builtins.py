@@ -84,7 +84,12 @@ def comp_field(ctx: Ctx, cid: str, field: str) -> Any:
         return counters[field]
     value = static_attr(ctx, cid, field)
     if value is None:
-        kind = ctx.prog.kinds.get(ctx.prog.defs[comp["d"]].kind)
+        d = ctx.prog.defs[comp["d"]]
+        if field in d.effects:
+            # an effect attribute as a value says whether the card has that effect
+            # (`where it.on_play != none`); as a statement, `card.on_play` runs it
+            return True
+        kind = ctx.prog.kinds.get(d.kind)
         if kind is not None and field in kind.counters:
             value = 0
     return modified(ctx, cid, field, value)
