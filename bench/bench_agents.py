@@ -148,9 +148,13 @@ def simulate_speed(n: int) -> dict[str, Any]:
 
 
 def real_ruleset(n: int) -> dict[str, Any] | None:
-    """Random games of the bundled default ruleset, if the engine can load it yet."""
+    """Random playouts per second of the bundled default ruleset (``rulesets/DEFAULT``:
+    Radlands), through ``simulate`` on one core, whole games from setup to the end."""
+    from rulecraft.interpreter.game import default_ruleset
+
+    name = default_ruleset()
     try:
-        factory = RulesetGameFactory("default", 2)
+        factory = RulesetGameFactory(name, 2)
         factory(0)
     except Exception as exc:
         return {"skipped": f"engine not available: {exc}"}
@@ -158,7 +162,7 @@ def real_ruleset(n: int) -> dict[str, Any] | None:
     report = simulate(factory, n, ["random"], seed=0, workers=1, errors_dir=None)
     elapsed = time.perf_counter() - start
     return {
-        "ruleset": "default",
+        "ruleset": name,
         "games": n,
         "games_per_s": n / elapsed,
         "errors": len(report.errors),
@@ -355,6 +359,12 @@ def main(argv: list[str] | None = None) -> int:
         f"(lean {results['mcts']['tic-tac-toe-lean']['iterations_per_s']:,.0f}); "
         f"simulate {sim['workers_1']['games_per_s']:,.0f} games/s x1, "
         f"{sim['workers_2']['games_per_s']:,.0f} games/s x2; "
+        + (
+            f"random {real['ruleset']} playouts {real['games_per_s']:.1f}/s "
+            f"({real['decisions_mean']:.0f} decisions each, {real['errors']} errors); "
+            if (real := results["default_ruleset_random"]) and "skipped" not in real
+            else ""
+        )
         + "; ".join(
             f"mcts {name} "
             + ", ".join(
