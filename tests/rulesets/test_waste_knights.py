@@ -85,7 +85,7 @@ def test_player_setup(ruleset: Any, players: int) -> None:
     first = ev(game, "first_seat")
     assert ev(game, "knight_of(you).tag", first) == "johnny_k"
     assert ev(game, "vehicle_of(you).tag", first) == "offroad_v"
-    kit = ev(game, "[count(hands), count(armor), count(cargo)]", first)
+    kit = ev(game, "[count(hands), count(armor_slot), count(cargo)]", first)
     assert kit[0] + kit[1] + kit[2] == 3
     assert ev(game, "count(gear_deck where it.side == working)") == 0
     assert ev(game, "starting_knights") == players
@@ -248,12 +248,12 @@ def test_camping_knights_repair_each_others_gear(ruleset: Any) -> None:
     discard Damage tokens from their vehicle sheets.'"""
     game = sharing_start(ruleset, "trash_armor#2")
     assert game.decision.seat == 1 and ev(game, "sharing(you)", 1) is True
-    assert ev(game, "first(armor).side", 0) == "broken"
+    assert ev(game, "first(armor_slot).side", 0) == "broken"
     game.choose("pass")
     game.choose("act:camp")
     assert game.decision.prompt == "Camp: repair"
     game.choose(game.decision.options[0].id)  # Repair a broken gear card: Player 1's armour
-    assert ev(game, "first(armor).side", 0) == "working"
+    assert ev(game, "first(armor_slot).side", 0) == "working"
     assert any(line.endswith("is repaired") and "Trash Armor of" in line for line in game.log)
 
 
