@@ -406,6 +406,13 @@ def test_a_punk_never_shows_in_views_logs_or_options(rs: Ruleset) -> None:
     g.choose(g.state["zones"][f"z:camps@{seat}"][2])
     assert g.state["comps"][cid]["z"] == f"z:people@{seat}"
     nothing_shows()
+    # where it stands is public ("public_fields: [col, row]" of the territory): both seats
+    # see a hidden card in that sector and row, and nothing else of it
+    place = {k: g.state["comps"][cid]["p"][k] for k in ("col", "row")}
+    assert place["col"] in (1, 2, 3) and place["row"] in (1, 2)
+    for s in (0, 1):
+        zone = next(z for z in g.view(s)["zones"] if z["key"] == f"z:people@{seat}")
+        assert [c for c in zone["cards"] if c.get("hidden")] == [{"hidden": True, "props": place}]
     end_turn(g)
     water(g, opp, 3)
     refresh(g)
@@ -413,7 +420,9 @@ def test_a_punk_never_shows_in_views_logs_or_options(rs: Ruleset) -> None:
     nothing_shows()
     d = g.decision
     assert d is not None
-    g.choose(next(o.id for o in d.options if o.label.startswith("hidden card")))
+    punk_option = next(o for o in d.options if o.label.startswith("hidden card"))
+    assert punk_option.label.endswith(f"(col {place['col']}, row {place['row']})")
+    g.choose(punk_option.id)
     assert g.state["zones"]["z:deck"][-1] == cid
     nothing_shows()
 

@@ -255,6 +255,7 @@ class Compiler:
                 capacity=spec.get("capacity"),
                 label=_text(spec.get("label"), name),
                 size=spec.get("size"),
+                public_fields=tuple(spec.get("public_fields") or ()),
             )
         for name, spec in (m.get("resources") or {}).items():
             spec = spec or {}

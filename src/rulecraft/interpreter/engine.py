@@ -151,6 +151,18 @@ def visible_to(ctx: Ctx, cid: str, seat: int | None) -> bool:
     return False
 
 
+def public_props(ctx: Ctx, cid: str) -> dict[str, Any]:
+    """The fields of ``cid`` its zone declares ``public_fields`` that the rules have set on
+    this copy: what every seat may know of a card it cannot see (where it lies).  Only
+    values set on the copy count: a definition's attribute would tell the card apart."""
+    comp = ctx.st["comps"][cid]
+    spec = ctx.prog.zones.get(zone_name(comp["z"])) if comp["z"].startswith("z:") else None
+    if spec is None or not spec.public_fields:
+        return {}
+    props = comp["p"]
+    return {name: props[name] for name in spec.public_fields if name in props}
+
+
 def say_about(ctx: Ctx, cid: str, template: str) -> None:
     """Log a line about a component without leaking it: everybody reads its name only if
     everybody may see it; otherwise its owner (if allowed) reads the name and the others

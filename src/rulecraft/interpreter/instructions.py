@@ -545,7 +545,11 @@ def _value_label(ctx: Ctx, value: Any, seat: int | None) -> str:
     if E.is_comp(value) and seat is not None and not E.visible_to(ctx, value, seat):
         comp = ctx.st["comps"][value]
         pile = ctx.st["zones"].get(comp["z"], [])
-        return f"hidden card {pile.index(value) + 1} in {E.text_of(ctx, comp['z'])}"
+        where = f"hidden card {pile.index(value) + 1} in {E.text_of(ctx, comp['z'])}"
+        public = E.public_props(ctx, value)
+        if public:
+            where += " (" + ", ".join(f"{k} {v}" for k, v in public.items()) + ")"
+        return where
     text = E.text_of(ctx, value)
     if E.is_comp(value):
         z = ctx.st["comps"][value]["z"]

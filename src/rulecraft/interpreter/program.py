@@ -54,6 +54,9 @@ class ZoneSpec:
     capacity: int | None
     label: dict[str, str]
     size: int | None = None
+    #: Fields of a card in this zone that every seat sees even while the card is face
+    #: down or hidden (where it lies, not what it is: Radlands' punk sectors).
+    public_fields: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True, slots=True)

@@ -2,7 +2,8 @@
 
 :func:`player_view` builds the JSON view the REPL renders and bots that must not cheat
 read.  A card the seat may not see appears only as ``{"hidden": true}``: no id, no name,
-nothing that tells it apart from another hidden card.
+nothing that tells it apart from another hidden card (only the fields its zone declares
+``public_fields``, under ``"props"``: where it lies, such as a sector).
 """
 
 from __future__ import annotations
@@ -71,7 +72,8 @@ def player_view(ctx: Ctx, seat: int) -> dict[str, Any]:
             if E.visible_to(ctx, cid, seat):
                 cards.append(card_view(ctx, cid))
             else:
-                cards.append({"hidden": True})
+                public = E.public_props(ctx, cid)
+                cards.append({"hidden": True, "props": public} if public else {"hidden": True})
         if spec.order == "ordered" and spec.visibility != "public":
             pass
         zones.append(

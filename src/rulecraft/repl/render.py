@@ -53,6 +53,7 @@ def _card_state(card: Mapping[str, Any]) -> str:
     if card.get("exhausted"):
         parts.append("exhausted")
     parts.extend(f"{k}={v}" for k, v in (card.get("counters") or {}).items())
+    parts.extend(f"{k}={v}" for k, v in (card.get("props") or {}).items())
     parts.extend(str(f) for f in card.get("flags") or [])
     return ", ".join(parts)
 
@@ -81,8 +82,8 @@ def zone_table(zone: Mapping[str, Any], names: Sequence[str] = ()) -> Table:
     table.add_column("kind")
     table.add_column("state")
     for card in zone.get("cards") or []:
-        if card.get("hidden"):
-            table.add_row("", HIDDEN_LABEL, "", "")
+        if card.get("hidden"):  # only its zone's public fields (where it lies) show
+            table.add_row("", HIDDEN_LABEL, "", Text(_card_state(card)))
         else:
             # Text(...) so a card named like "[b]" is printed, not read as rich markup.
             table.add_row(
@@ -162,7 +163,7 @@ def render_view(console: Console, view: Mapping[str, Any]) -> None:
     console.print(players)
     for zone in view.get("zones") or []:
         cards = zone.get("cards") or []
-        if any(not card.get("hidden") for card in cards):
+        if any(not card.get("hidden") or card.get("props") for card in cards):
             console.print(zone_table(zone, names))
         else:
             # A zone showing nothing but its size gets one line, not an empty table.
