@@ -82,7 +82,12 @@ def test_player_setup(ruleset: Any, players: int) -> None:
         assert ev(game, "knight_of(you) != none and vehicle_of(you) != none", seat) is True
         assert ev(game, "here(you) == adventure_start", seat) is True
     # "Starting from the first player and going clockwise": the first player picks first.
-    first = ev(game, "first_seat")
+    # The roll-off's winner is the engine's start seat and takes the game's first turn.
+    first = game.start_seat
+    assert f"Player {first + 1} is the first player and takes the First Player Marker" in game.log
+    assert f"Player {first + 1} starts." in game.log
+    assert ev(game, "seat(start_player)") == first
+    assert game.decision.seat == first
     assert ev(game, "knight_of(you).tag", first) == "johnny_k"
     assert ev(game, "vehicle_of(you).tag", first) == "offroad_v"
     kit = ev(game, "[count(hands), count(armor_slot), count(cargo)]", first)
@@ -114,7 +119,7 @@ def test_two_different_actions_per_turn(ruleset: Any) -> None:
         game.choose(game.decision.options[0].id)
     # Two actions taken: the next turn begins (a solo knight's own next turn).
     assert game.decision.prompt == "Prepare your gear (free)"
-    assert ev(game, "game_round") == 2
+    assert ev(game, "round") == 2
 
 
 def test_terrain_costs_and_craters(ruleset: Any) -> None:
