@@ -424,6 +424,8 @@ def test_a_punk_never_shows_in_views_logs_or_options(rs: Ruleset) -> None:
     assert punk_option.label.endswith(f"(col {place['col']}, row {place['row']})")
     g.choose(punk_option.id)
     assert g.state["zones"]["z:deck"][-1] == cid
+    # "local_fields: [col, row]": back on the deck it keeps no trace of its sector
+    assert not {"col", "row"} & set(g.state["comps"][cid]["p"])
     nothing_shows()
 
 

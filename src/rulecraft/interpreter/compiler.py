@@ -256,6 +256,7 @@ class Compiler:
                 label=_text(spec.get("label"), name),
                 size=spec.get("size"),
                 public_fields=tuple(spec.get("public_fields") or ()),
+                local_fields=tuple(spec.get("local_fields") or ()),
             )
         for name, spec in (m.get("resources") or {}).items():
             spec = spec or {}

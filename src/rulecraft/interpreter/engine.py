@@ -370,6 +370,12 @@ def move_comp(ctx: Ctx, cid: str, dest: str, position: str | None = None) -> Non
     else:
         pile.append(cid)
     comp["z"] = dest
+    if src != dest and src.startswith("z:"):
+        left = ctx.prog.zones.get(zone_name(src))
+        if left is not None and left.local_fields:
+            props = comp["p"]
+            for name in left.local_fields:
+                props.pop(name, None)
     # A component that changes zone forgets its temporary state.
     if comp.get("up"):
         comp["up"] = False
