@@ -425,3 +425,43 @@ action play "Play" for c in hand where it.on_play != none:
     assert game.legal_ids() == ["act:play:spark#1", "pass"]
     game.choose("act:play:spark#1")
     assert game.evaluate_expr("gold", 0) == 2
+
+
+def test_local_fields_are_cleared_when_a_card_leaves_and_public_ones_show_while_hidden(
+    tmp_path: Path,
+) -> None:
+    ruleset = make(
+        tmp_path,
+        BASE
+        + """kinds:
+  token: {}
+zones:
+  box: {visibility: hidden}
+  board: {per: player, public_fields: [slot], local_fields: [slot]}
+components:
+  - {kind: token, zone: box}
+setup: |
+  let t = first(box)
+  set t.slot to 3
+  move t to you.board face down
+flow:
+  phases:
+    - name: main
+      actions: [back]
+""",
+        """token gem "Gem":
+    copies: 1
+
+action back "Put it back" if count(you.board) > 0:
+    set first(you.board).slot to 3
+    move first(you.board) to box
+""",
+    )
+    game = ruleset.new_game(seed=1)
+    for seat in (0, 1):
+        board = next(z for z in game.view(seat)["zones"] if z["key"] == "z:board@0")
+        assert board["cards"] == [{"hidden": True, "props": {"slot": 3}}]
+    assert game.state["comps"]["gem#1"]["p"] == {"slot": 3}
+    game.choose("act:back")
+    assert game.state["comps"]["gem#1"]["z"] == "z:box"
+    assert game.state["comps"]["gem#1"]["p"] == {}
