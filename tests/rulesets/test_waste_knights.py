@@ -316,9 +316,24 @@ def test_full_auto_rerolls_the_chosen_dice(ruleset: Any) -> None:
     blank = next(d for d in dice if "blank" in d)
     game.choose(blank)
     assert blank not in [o.id for o in game.decision.options]
+    rolled = [line for line in game.log if line.startswith("Rolled")]
     game.choose("done")
-    rerolled = [line for line in game.log if line.startswith("Rolled")][-1]
-    assert rerolled.startswith("Rolled 1 white:")  # the one chosen die, not the pool
+    # `reroll r where it in picked`: no new pool is rolled, the one chosen die changes.
+    assert [line for line in game.log if line.startswith("Rolled")] == rolled
+    rerolled = [line for line in game.log if line.startswith("Rerolled")]
+    assert len(rerolled) == 1 and rerolled[0].startswith("Rerolled 1 dice: ")
+
+    def counts(line: str) -> dict[str, int]:
+        pairs = (item.split(" ") for item in line.split(": ", 1)[1].split(", "))
+        return {symbol: int(n) for n, symbol in pairs}
+
+    before, after = counts(rolled[-1]), counts(rerolled[0])
+    change = {s: after.get(s, 0) - before.get(s, 0) for s in {*before, *after}}
+    change = {s: n for s, n in change.items() if n}
+    # The blank white die left the result and one white face took its place: every other
+    # die shows what it showed (a white die shows blank_white, fate, success or botch).
+    new_face = [{}] + [{"blank_white": -1, s: 1} for s in ("fate", "success", "botch")]
+    assert change in new_face
 
 
 def with_jack(ruleset: Any, seed: int) -> Any:
