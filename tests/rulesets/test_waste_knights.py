@@ -336,6 +336,35 @@ def test_full_auto_rerolls_the_chosen_dice(ruleset: Any) -> None:
     assert change in new_face
 
 
+def test_camp_uses_the_cards_with_a_camp_effect(ruleset: Any) -> None:
+    """Camp Action: 'Use Effects: Some cards or effects can be used only when performing the
+    Camp Action.'  Stims ('Camp: heal 2 Wound, then discard this card') is offered; the Frag
+    Grenade in the same vehicle has no Camp effect (`where it.use != none`) and is not."""
+    from rulecraft.interpreter.game import Game
+
+    game = start(ruleset, players=1, seed=1)
+    data = game.to_json()
+    st = data["state"]
+    for card in ("stims#1", "frag_grenade#1"):
+        st["zones"]["z:gear_deck"].remove(card)
+        st["zones"]["z:cargo@0"].append(card)
+        st["comps"][card].update({"z": "z:cargo@0", "s": "working"})
+    game = Game.from_json(ruleset, data)
+    assert ev(game, "count(cargo where it.use != none)") == 1
+    game.choose("pass")
+    game.choose("act:camp")
+    asked = 0
+    while game.decision.kind != "action":
+        if game.decision.prompt == "Use this gear card?":
+            asked += 1
+            game.choose({o.label: o.id for o in game.decision.options}["Use it"])
+        else:
+            game.choose(game.decision.options[-1].id)
+    assert asked == 1
+    assert ev(game, "any(gear_discard where it.def == stims)") is True
+    assert ev(game, "any(cargo where it.def == frag_grenade)") is True
+
+
 def with_jack(ruleset: Any, seed: int) -> Any:
     """Johnny alone, with the personal upgrade Jack of All Trades already taken."""
     from rulecraft.interpreter.game import Game
