@@ -272,9 +272,27 @@ class Compiler:
             spec = spec or {}
             attrs = {str(k): str(v) for k, v in (spec.get("attributes") or {}).items()}
             self.kind_attrs[name] = attrs
-            for t in attrs.values():
+            for attr, t in attrs.items():
                 if t.startswith("enum(") and t.endswith(")"):
-                    self.symbols.update(x.strip() for x in t[5:-1].split(","))
+                    values = [x.strip() for x in t[5:-1].split(",")]
+                    self.symbols.update(values)
+                    for value in values:
+                        shadow = (
+                            "zone"
+                            if value in self.zones
+                            else "resource"
+                            if value in self.resources
+                            else None
+                        )
+                        if shadow is not None:
+                            # `type == armor` would compare with the zone or the amount
+                            self.warn(
+                                "RC223",
+                                f"{value!r} is a value of {name}.{attr} and also a {shadow}: "
+                                f"in expressions it means the {shadow}",
+                                self.mspan("kinds", name, "attributes", attr),
+                                f"rename the {shadow} or the value (say {value}_slot)",
+                            )
             sides = tuple(spec.get("sides") or ())
             self.symbols.update(sides)
             self.symbols.update(spec.get("counters") or ())

@@ -89,6 +89,7 @@ CODE_DESCRIPTIONS: Mapping[str, str] = MappingProxyType(
         "RC220": "include outside the ruleset folder",
         "RC221": "missing file",
         "RC222": "before-trigger that never runs",
+        "RC223": "enum value shadowed by a zone or resource",
         "RC230": "unreachable story entry",
         "RC231": "story path that goes nowhere",
         "RC240": "missing translation",

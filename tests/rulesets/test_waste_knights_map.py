@@ -1,0 +1,40 @@
+"""Waste Knights: the danger icons of the authored map (rulebook, Move: "the knight must
+resolve the icons")."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+import rulecraft
+
+RULESET = Path(__file__).resolve().parents[2] / "rulesets" / "waste_knights"
+
+
+@pytest.fixture(scope="module")
+def ruleset() -> Any:
+    return rulecraft.load(str(RULESET))
+
+
+def test_a_radiation_icon_deals_radiation_not_a_threat_token(ruleset: Any) -> None:
+    """'If the knight's route goes through such a space, the knight must resolve the icons':
+    the radiation icon at 5,1 gives 1 Radiation.  (Its enum value was once named like the
+    `radiation` resource, so both `d.icon` and `radiation` read the knight's Radiation: the
+    test held only by accident, and the icon printed as a number; RC223 now warns.)"""
+    game = ruleset.new_game(players=1, seed=5)
+    while game.decision is not None and game.decision.kind != "action":
+        game.choose(game.decision.options[0].id)
+    if game.decision.prompt.startswith("Prepare"):
+        game.choose("pass")
+    here = "space_at(5, 1).pieces where it.kind == danger"
+    assert game.evaluate_expr(f"count({here} and it.icon == radioactive)", 0) == 1
+    assert game.evaluate_expr(f"first({here}).icon", 0) == "radioactive"
+    game.choose("act:move")
+    assert game.evaluate_expr("you.radiation", 0) == 0
+    threats = game.evaluate_expr("count(threats)", 0)
+    game.choose("5,1")
+    assert game.evaluate_expr("you.radiation", 0) == 1
+    assert game.evaluate_expr("count(threats)", 0) == threats
+    assert "Radiation icon." in game.log
