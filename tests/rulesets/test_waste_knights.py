@@ -338,18 +338,16 @@ def test_full_auto_rerolls_the_chosen_dice(ruleset: Any) -> None:
 
 def test_camp_uses_the_cards_with_a_camp_effect(ruleset: Any) -> None:
     """Camp Action: 'Use Effects: Some cards or effects can be used only when performing the
-    Camp Action.'  Stims ('Camp: heal 2 Wound, then discard this card') is offered; the Frag
-    Grenade in the same vehicle has no Camp effect (`where it.use != none`) and is not."""
-    from rulecraft.interpreter.game import Game
+    Camp Action (e.g. the Mil-feed gear card) as stated in their description.'  Mil-feed
+    ('Camp: heal 3 Wound, then discard this card') is offered; the Frag Grenade in the same
+    vehicle has no Camp effect (`where it.use != none`) and is not."""
 
-    game = start(ruleset, players=1, seed=1)
-    data = game.to_json()
-    st = data["state"]
-    for card in ("stims#1", "frag_grenade#1"):
-        st["zones"]["z:gear_deck"].remove(card)
-        st["zones"]["z:cargo@0"].append(card)
-        st["comps"][card].update({"z": "z:cargo@0", "s": "working"})
-    game = Game.from_json(ruleset, data)
+    def kit(st: dict[str, Any]) -> None:
+        place(st, "mil_feed#1", "z:cargo@0", "working")
+        place(st, "frag_grenade#1", "z:cargo@0", "working")
+        st["res"][0]["wounds"] = 3
+
+    game = edit(start(ruleset, players=1, seed=1), kit)
     assert ev(game, "count(cargo where it.use != none)") == 1
     game.choose("pass")
     game.choose("act:camp")
@@ -361,8 +359,296 @@ def test_camp_uses_the_cards_with_a_camp_effect(ruleset: Any) -> None:
         else:
             game.choose(game.decision.options[-1].id)
     assert asked == 1
-    assert ev(game, "any(gear_discard where it.def == stims)") is True
+    assert ev(game, "you.wounds") == 0  # "heal 3 Wound"
+    assert ev(game, "any(gear_discard where it.def == mil_feed)") is True
     assert ev(game, "any(cargo where it.def == frag_grenade)") is True
+
+
+def edit(game: Any, change: Any) -> Any:
+    """The game saved, its state changed by ``change(state)``, and loaded again."""
+    from rulecraft.interpreter.game import Game
+
+    data = game.to_json()
+    change(data["state"])
+    return Game.from_json(game.ruleset, data)
+
+
+def place(st: dict[str, Any], card: str, zone: str, side: str | None = None) -> None:
+    """Move ``card`` on top of ``zone`` (the end of its list), turned to ``side``."""
+    comp = st["comps"][card]
+    st["zones"][comp["z"]].remove(card)
+    st["zones"].setdefault(zone, []).append(card)
+    comp["z"] = zone
+    if side is not None:
+        comp["s"] = side
+
+
+def meet(ruleset: Any, enemy: str, change: Any = None, seed: int = 1) -> Any:
+    """Johnny alone at Dustwater with ``enemy`` on top of the highway / desert wasteland deck:
+    the first Move, to the desert space 5,2, draws it.  Stops at the weapon choice."""
+
+    def setup(st: dict[str, Any]) -> None:
+        place(st, enemy, "z:wl_dh")
+        if change is not None:
+            change(st)
+
+    game = edit(start(ruleset, players=1, seed=seed), setup)
+    for option in ("pass", "act:move", "5,2", "done"):
+        game.choose(option)
+    assert game.decision.prompt == "Choose your weapon"
+    return game
+
+
+def combat_log(game: Any, enemy: str) -> list[str]:
+    """The log of the fight with ``enemy``, up to its card's discard (or up to now)."""
+    start = next(i for i, x in enumerate(game.log) if x.startswith(f"Combat with {enemy}"))
+    discard = f"{enemy} -> Wasteland discard (highway / desert)"
+    end = game.log.index(discard, start) if discard in game.log[start:] else len(game.log)
+    return game.log[start:end]
+
+
+def finish_combat(game: Any, answer: int = -1) -> None:
+    while game.decision is not None and game.decision.kind != "action":
+        game.choose(game.decision.options[answer].id)
+
+
+def test_threat_trait_draws_its_tokens_before_the_weapon_is_chosen(ruleset: Any) -> None:
+    """Combat, I. Check Enemy Traits: 'Depending on the trait some are resolved immediately
+    (e.g. Threat) ... If the enemy has Threat (X), X additional Threat Tokens should be drawn
+    from the bag now.'  Highway Raiders has Threat (1); seed 2 draws Wreckage, whose red side
+    ('Your vehicle suffers 2 Damage') acts before the knight chooses a weapon."""
+    game = meet(ruleset, "highway_raiders#1", seed=2)
+    log = combat_log(game, "Highway Raiders")
+    assert log == [
+        "Combat with Highway Raiders Health 4",
+        "The game draws Wreckage",
+        "Wreckage turns to red_side",
+        "Threat token (red) Wreckage",
+        "Player 1 suffers 2 damage",
+    ]
+    assert ev(game, "[count(threats), count(threat_bag), you.damage]") == [1, 9, 2]
+
+
+def test_boom_stick_example_fires_first_and_its_botch_deals_a_wound(ruleset: Any) -> None:
+    """Personal Upgrade Cards: 'Example: "Boom Stick" (Personal Upgrade Gear Card, XP
+    Requirement 6): You resolve your Ranged attack before your enemy's Ranged attack. ...
+    Botch: Deal 1 Wound.'  Against the Road Gang (ranged, Health 3)."""
+
+    def boom(st: dict[str, Any]) -> None:
+        place(st, "boom_stick#1", "z:upgrades@0", "face")
+
+    # Seed 5: no Success, 1 Botch: the knight's attack comes first in the ranged step, then
+    # the gang's; the Botch deals the gang 1 Wound (an upgrade gear card does not break).
+    game = meet(ruleset, "road_gang#1", boom, seed=5)
+    game.choose("boom_stick#1")
+    finish_combat(game)
+    log = combat_log(game, "Road Gang")
+    knight = log.index("Johnny Taylor attacks with Boom Stick")
+    assert log[knight - 1] == "Combat step 2: Ranged attacks"
+    assert (
+        log[knight + 2]
+        == "Rolled 1 blue + 2 green + 1 red: 1 blank_blue, 1 blank_green, 1 botch, 1 fate"
+    )
+    assert log[knight + 3] == "Road Gang gains 1 harm"
+    assert log.index("Road Gang attacks") == knight + 4
+    assert ev(game, "first(upgrades).side") == "face"
+    # Seed 1: 2 Successes + the Botch's Wound defeat the gang in the ranged step: it never
+    # shoots back ("the defeated combatant cannot retaliate"), and steps 3-4 are skipped.
+    game = meet(ruleset, "road_gang#1", boom, seed=1)
+    game.choose("boom_stick#1")
+    finish_combat(game)
+    log = combat_log(game, "Road Gang")
+    assert "Road Gang attacks" not in log and "Combat step 3: Advance" not in log
+    assert log[log.index("Combat step 5: Resolution") + 1] == "Road Gang is defeated"
+
+
+def test_controlled_fury_example_adds_a_wound_to_a_melee_attack(ruleset: Any) -> None:
+    """General Upgrade Cards: 'Example: "Controlled Fury" (General Upgrade Card): When
+    attacking bare-handed or with a Melee weapon, you may flip this card to deal 1 additional
+    Wound.'  Against the Dust Cultists (melee, Health 3), seed 3: the Knife rolls 2 Successes."""
+
+    def fury(st: dict[str, Any]) -> None:
+        place(st, "controlled_fury#1", "z:upgrades@0", "face")
+
+    game = meet(ruleset, "dust_cultists#1", fury, seed=3)
+    game.choose("knife#1")
+    finish_combat(game, answer=0)  # break the armour; flip Controlled Fury
+    log = combat_log(game, "Dust Cultists")
+    knife = log.index("Johnny Taylor attacks with Knife")
+    assert log[knife + 1].endswith("2 success")
+    assert "Johnny Taylor deals 3 Wound to Dust Cultists" in log
+    assert "Dust Cultists is defeated" in log
+    assert ev(game, "first(upgrades).side") == "back"  # flipped: used up
+    # With a ranged weapon the card is not offered.
+    game = meet(ruleset, "dust_cultists#1", fury, seed=3)
+    game.choose("pistol#1")
+    prompts = []
+    while game.decision.kind != "action":
+        prompts.append(game.decision.prompt)
+        game.choose(game.decision.options[-1].id)
+    assert not any(p.startswith("Flip Controlled Fury") for p in prompts)
+    assert ev(game, "first(upgrades).side") == "face"
+
+
+def test_combat_order_defeat_before_retaliation_and_relentless(ruleset: Any) -> None:
+    """Combat Resolution, step 2: 'Now check if any combatant is defeated ... go straight to
+    the Resolution Step - the defeated combatant cannot retaliate in step 3 or 4.'
+    'Important: If the enemy has Relentless, it cannot be defeated until the beginning of the
+    Resolution Step. Therefore, it may still attack in melee'; step 5: 'If the enemy is
+    Relentless, but received enough Wound to be defeated, it is defeated now.'  Both enemies
+    (melee, Health 3) already carry 2 Wound; seed 2: the Pistol hits once in step 2."""
+
+    def wounded(enemy: str) -> Any:
+        def change(st: dict[str, Any]) -> None:
+            st["comps"][enemy]["c"]["harm"] = 2
+
+        return change
+
+    steps = [f"Combat step {n}" for n in range(1, 6)]
+    game = meet(ruleset, "dust_cultists#1", wounded("dust_cultists#1"), seed=2)
+    game.choose("pistol#1")
+    finish_combat(game)
+    log = combat_log(game, "Dust Cultists")
+    assert [x.split(":")[0] for x in log if x.startswith("Combat step")] == [
+        steps[0],
+        steps[1],
+        steps[4],
+    ]
+    assert "Dust Cultists attacks" not in log
+    assert "Dust Cultists is defeated" in log
+    game = meet(ruleset, "feral_camel#1", wounded("feral_camel#1"), seed=2)
+    game.choose("pistol#1")
+    finish_combat(game)
+    log = combat_log(game, "Feral Camel")
+    assert [x.split(":")[0] for x in log if x.startswith("Combat step")] == steps
+    hit = log.index("Johnny Taylor deals 1 Wound to Feral Camel")
+    melee = log.index("Combat step 4: Melee attacks")
+    assert hit < melee and log[melee + 1] == "Feral Camel attacks"
+    resolution = log.index("Combat step 5: Resolution")
+    assert log[resolution + 1] == "Feral Camel is defeated"
+
+
+def test_injury_example_cards_unconscious_then_broken_arm(ruleset: Any) -> None:
+    """Injury and Malfunction Cards, example cards: 'Injury Card - Unconscious Side ... You
+    can only perform the following action: Special Action (Regain Consciousness): Heal 1
+    Radiation and 4 Wound. Then flip this card.'  'Injury Card - Front Side (Broken Arm,
+    Injury): You can only use 1 one-handed weapon.'  Johnny holds a Knife and a Pistol."""
+
+    def knocked_out(st: dict[str, Any]) -> None:
+        place(st, "broken_arm#1", "z:injuries@0", "unconscious")
+        st["pflags"][0].append("unconscious")
+        st["res"][0].update(wounds=5, cwounds=1, radiation=2)
+
+    game = edit(start(ruleset, players=1, seed=1), knocked_out)
+    game.choose("pass")
+    assert [o.id for o in game.decision.options] == ["act:regain", "pass"]
+    game.choose("act:regain")
+    # 4 healing points take the 4 normal Wound first; 1 Radiation.
+    assert ev(game, "[you.wounds, you.cwounds, you.radiation]") == [1, 1, 1]
+    assert ev(game, "first(injuries).side == front and not (you has unconscious)") is True
+    # Broken Arm: one of the two one-handed weapons must be put away.
+    assert ev(game, "hand_limit(you)") == 1
+    assert game.decision.prompt == "Your injury takes a hand slot: put a weapon away"
+    game.choose("pistol#1")
+    game.choose({o.label: o.id for o in game.decision.options}["Put it in the vehicle"])
+    assert ev(game, "[count(hands), count(cargo where it.def == pistol)]") == [1, 1]
+    # Between the actions the Pistol cannot be equipped again.
+    assert game.decision.prompt == "Prepare your gear between actions (free)"
+    assert "act:equip:pistol#1" not in [o.id for o in game.decision.options]
+
+
+def test_malfunction_example_cards_wrecked_then_rattled(ruleset: Any) -> None:
+    """Example cards: 'Malfunction Card - Wrecked Side ... You cannot perform the Move Action,
+    spend Fuel to gain Exploration ... until you perform the following action: Special Action
+    (Long Fix): Repair 3 Damage. Then flip this card.'  'Malfunction Card - Front Side
+    (Rattled, Malfunction): Your vehicle loses 1 Chassis (to a min. of 2).'  The Off-road has
+    Chassis 5."""
+
+    def wrecked(st: dict[str, Any]) -> None:
+        place(st, "rattled#1", "z:malfunctions@0", "wrecked")
+        st["pflags"][0].append("wrecked_state")
+        st["res"][0].update(damage=5)
+
+    game = edit(start(ruleset, players=1, seed=1), wrecked)
+    game.choose("pass")
+    ids = [o.id for o in game.decision.options]
+    assert "act:move" not in ids and "act:long_fix" in ids
+    game.choose("act:explore")
+    labels = []
+    while game.decision.kind != "action":
+        labels += [o.label for o in game.decision.options]
+        game.choose(game.decision.options[-1].id)  # draw again while allowed
+    assert not any(label.startswith("Spend 1 Fuel") for label in labels)
+    game.choose("pass")
+    game.choose("act:long_fix")
+    assert ev(game, "[you.damage, first(malfunctions).side, you has wrecked_state]") == [
+        2,
+        "front",
+        False,
+    ]
+    assert ev(game, "[vehicle_of(you).chassis, chassis_of(you)]") == [5, 4]
+
+
+def test_two_special_actions_with_different_names_in_one_turn(ruleset: Any) -> None:
+    """Special Actions: 'Special actions are followed by a unique name in brackets, e.g.
+    Special Action (Regain Consciousness). The active knight can perform more than 1 Special
+    Action per turn as long as each Special Action they perform has a different name.'"""
+
+    def down_and_wrecked(st: dict[str, Any]) -> None:
+        place(st, "bad_knee#1", "z:injuries@0", "unconscious")
+        place(st, "bent_axle#1", "z:malfunctions@0", "wrecked")
+        st["pflags"][0] += ["unconscious", "wrecked_state"]
+        st["res"][0].update(wounds=6, damage=5)
+
+    game = edit(start(ruleset, players=1, seed=1), down_and_wrecked)
+    game.choose("pass")
+    game.choose("act:regain")
+    game.choose("pass")
+    ids = [o.id for o in game.decision.options]
+    assert game.decision.prompt.endswith("(the second)")
+    assert "act:long_fix" in ids and "act:regain" not in ids
+    game.choose("act:long_fix")
+    assert ev(game, "you has unconscious or you has wrecked_state") is False
+
+
+@pytest.mark.parametrize("deck", ["injuries", "malfunctions"])
+def test_a_third_injury_or_malfunction_eliminates(ruleset: Any, deck: str) -> None:
+    """Elimination: 'If the knight already has 2 Injury cards attached and loses consciousness
+    (i.e. they would take the third Injury card), they are immediately eliminated from the
+    game instead.'  'If the knight's vehicle already has 2 Malfunction cards attached and
+    becomes wrecked (i.e. it would take the third Malfunction card), its owner is immediately
+    eliminated'.  A lone knight eliminated loses the game at once."""
+
+    def worn(st: dict[str, Any]) -> None:
+        if deck == "injuries":
+            place(st, "cracked_ribs#1", "z:injuries@0", "front")  # Health 6 - 1
+            place(st, "bad_knee#1", "z:injuries@0", "front")
+            st["res"][0].update(wounds=4)
+        else:
+            place(st, "bent_axle#1", "z:malfunctions@0", "front")
+            place(st, "jammed_hatch#1", "z:malfunctions@0", "front")
+            st["res"][0].update(damage=3)  # Chassis 5
+            place(st, "highway_raiders#1", "z:wl_dh")
+
+    if deck == "injuries":
+        # Seed 1: the Road Gang shoots 1 Success in the ranged step; the knight takes it.
+        game = meet(ruleset, "road_gang#1", worn, seed=1)
+        game.choose("knife#1")
+        finish_combat(game)
+    else:
+        # Seed 2: the Highway Raiders' Threat token Wreckage: 'Your vehicle suffers 2 Damage'.
+        game = edit(start(ruleset, players=1, seed=2), worn)
+        for option in ("pass", "act:move", "5,2", "done"):
+            game.choose(option)
+    assert "Johnny Taylor is eliminated from the game" in game.log
+    assert ev(game, f"[you has eliminated, count(you.{deck}), count(all_gear(you))]") == [
+        True,
+        2,
+        0,
+    ]
+    assert game.result is not None and game.result.winners == ()
+    assert game.result.reason == "Every knight has been eliminated."
+    assert ev(game, "time") == 1  # not played on to the end of the time track
 
 
 def with_jack(ruleset: Any, seed: int) -> Any:
