@@ -465,3 +465,37 @@ action back "Put it back" if count(you.board) > 0:
     game.choose("act:back")
     assert game.state["comps"]["gem#1"]["z"] == "z:box"
     assert game.state["comps"]["gem#1"]["p"] == {}
+
+
+def test_a_flipped_card_is_named_by_its_side(tmp_path: Path) -> None:
+    ruleset = make(
+        tmp_path,
+        BASE
+        + """kinds:
+  injury: {sides: [back, front]}
+zones:
+  box: {}
+components:
+  - {kind: injury, zone: box}
+flow:
+  phases:
+    - name: main
+      actions: [heal]
+""",
+        """injury arm "Unconscious":
+    side front "Broken Arm":
+        text: "One hand only."
+
+action heal "Regain consciousness" if first(box).side != front:
+    let c = first(box)
+    flip c to front
+    say "You wake up: {c.name}"
+""",
+    )
+    game = ruleset.new_game(seed=1)
+    assert game.evaluate_expr("first(box).name", 0) == {"": "Unconscious"}
+    game.choose("act:heal")
+    assert game.evaluate_expr("first(box).name", 0) == {"": "Broken Arm"}
+    assert "You wake up: Broken Arm" in game.log
+    box = next(z for z in game.view(0)["zones"] if z["key"] == "z:box")
+    assert box["cards"][0]["name"] == "Broken Arm"

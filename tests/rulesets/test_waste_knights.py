@@ -423,7 +423,7 @@ def test_threat_trait_draws_its_tokens_before_the_weapon_is_chosen(ruleset: Any)
         "Combat with Highway Raiders Health 4",
         "The game draws Wreckage",
         "Wreckage turns to red_side",
-        "Threat token (red) Wreckage",
+        "Threat token: Wreckage (red)",
         "Player 1 suffers 2 damage",
     ]
     assert ev(game, "[count(threats), count(threat_bag), you.damage]") == [1, 9, 2]

@@ -14,6 +14,7 @@ from rulecraft.interpreter.engine import (
     Ctx,
     RuleError,
     as_list,
+    comp_name,
     controller,
     has_flag,
     is_comp,
@@ -70,7 +71,7 @@ def comp_field(ctx: Ctx, cid: str, field: str) -> Any:
     if field == "facedown":
         return bool(comp.get("down"))
     if field == "name":
-        return ctx.prog.defs[comp["d"]].name
+        return comp_name(ctx, cid)
     if field == "position":
         pile = ctx.st["zones"].get(comp["z"], [])
         return pile.index(cid) if cid in pile else -1

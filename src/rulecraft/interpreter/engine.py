@@ -85,6 +85,19 @@ def is_comp(value: Any) -> bool:
     return isinstance(value, str) and "#" in value and not value.startswith(("z:", "s:", "@"))
 
 
+def comp_name(ctx: Ctx, cid: str) -> Any:
+    """A component's name as a text: its side's ``name`` while that side is up, else its
+    definition's (a flipped "Unconscious" injury reads "Broken Arm")."""
+    comp = ctx.st["comps"][cid]
+    d = ctx.prog.defs[comp["d"]]
+    side = comp.get("s")
+    if side is not None:
+        sattrs = d.side_attributes.get(side)
+        if sattrs is not None and "name" in sattrs:
+            return sattrs["name"]
+    return d.name
+
+
 def text_of(ctx: Ctx, value: Any) -> str:
     """A value as readable text in the game's language."""
     if isinstance(value, dict):
@@ -103,10 +116,8 @@ def text_of(ctx: Ctx, value: Any) -> str:
         if value.startswith("d:"):
             d = ctx.prog.defs.get(value[2:])
             return text_of(ctx, d.name) if d else value[2:]
-        if is_comp(value):
-            comp = ctx.st["comps"].get(value)
-            if comp is not None:
-                return text_of(ctx, ctx.prog.defs[comp["d"]].name)
+        if is_comp(value) and value in ctx.st["comps"]:
+            return text_of(ctx, comp_name(ctx, value))
         return value
     if isinstance(value, list):
         return ", ".join(text_of(ctx, v) for v in value)

@@ -1056,12 +1056,14 @@ def _flip(what: ExprFn, side: str | None) -> Instr:
             comp = ctx.st["comps"][cid]
             kind = ctx.prog.kinds.get(ctx.prog.defs[comp["d"]].kind)
             sides = kind.sides if kind is not None else ()
+            new_side = comp.get("s")
             if side is not None:
-                comp["s"] = side
+                new_side = side
             elif len(sides) >= 2:
-                comp["s"] = sides[1] if comp.get("s") == sides[0] else sides[0]
-            if ctx.log is not None:
-                E.say_about(ctx, cid, "{card} turns to " + str(comp.get("s")))
+                new_side = sides[1] if comp.get("s") == sides[0] else sides[0]
+            if ctx.log is not None:  # named as it was: "Unconscious turns to front"
+                E.say_about(ctx, cid, "{card} turns to " + str(new_side))
+            comp["s"] = new_side
             E.emit(ctx, "flipped", [cid])
 
     return flip
