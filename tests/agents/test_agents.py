@@ -395,3 +395,26 @@ def test_the_repl_default_bot_is_bounded_in_time() -> None:
     assert agent.iterations is not None
     game = Nim((2, 3))
     assert nim_sum_after((2, 3), agent.choose(game)) == 0
+
+
+class LeadCountdown(SpyCountdown):
+    """A countdown whose first seat always leads by 50 points of evaluation."""
+
+    evaluation_scale = 1.0
+
+    def evaluate(self, seat: int) -> float:
+        return 50.0 if seat == 0 else -50.0
+
+
+@pytest.mark.parametrize(("scale", "score"), [(1.0, 0.5 + 0.5 * 50 / 51), (50.0, 0.75)])
+def test_a_cut_off_rollout_scores_the_evaluation_divided_by_its_scale(
+    scale: float, score: float
+) -> None:
+    game = LeadCountdown(start=10_000, players=2)
+    game.spy = _Spy()
+    game.evaluation_scale = scale
+    agent = MCTSAgent(0, iterations=10, rollout_depth=0)
+    agent.choose(game)
+    assert agent.last_root is not None
+    for child in agent.last_root.children.values():  # seat 0 decided at the root
+        assert child.reward / child.visits == pytest.approx(score)

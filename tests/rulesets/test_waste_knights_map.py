@@ -38,3 +38,15 @@ def test_a_radiation_icon_deals_radiation_not_a_threat_token(ruleset: Any) -> No
     assert game.evaluate_expr("you.radiation", 0) == 1
     assert game.evaluate_expr("count(threats)", 0) == threats
     assert "Radiation icon." in game.log
+
+
+def test_the_bots_evaluation_pulls_towards_the_next_plot_location(ruleset: Any) -> None:
+    """The evaluation (authored, for bots) counts hexes to the nearest part still to salvage:
+    from Dustwater (4,2) the Radio Tower (7,2) is 3 away, nearer than the Broken Dam."""
+    game = ruleset.new_game(players=1, seed=5)
+    while game.decision is not None and game.decision.kind != "action":
+        game.choose(game.decision.options[0].id)
+    assert game.evaluation_scale == 10
+    assert game.evaluate_expr("here(you)", 0) == "s:4,2"
+    assert game.evaluate_expr("goal_gap(you)", 0) == 3
+    assert game.evaluate_expr("part_gap(you, broken_dam)", 0) == 4

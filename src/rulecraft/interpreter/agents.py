@@ -198,7 +198,8 @@ class MCTSAgent:
     is built only from positions consistent with what the deciding seat can see; it
     descends by UCB1 (``c = sqrt(2)``) over the option ids legal in that determinization,
     expands one untried option, plays random moves until the game ends or
-    ``rollout_depth`` decisions pass (a cut-off scores ``squash(evaluate(seat))`` per seat)
+    ``rollout_depth`` decisions pass (a cut-off scores
+    ``squash(evaluate(seat) / evaluation_scale)`` per seat)
     and backs the per-seat rewards up the path (win 1, draw 0.5, loss 0).
 
     Decisions with a single option are played through without a tree node and without
@@ -335,7 +336,8 @@ class MCTSAgent:
         seats = range(world.num_players)
         if result is not None:
             return [seat_reward(result, s) for s in seats]
-        return [squash(world.evaluate(s)) for s in seats]
+        scale = float(getattr(world, "evaluation_scale", 1.0))
+        return [squash(world.evaluate(s) / scale) for s in seats]
 
 
 def mcts_spec(

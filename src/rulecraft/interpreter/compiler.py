@@ -232,6 +232,7 @@ class Compiler:
             test_cancel=test_cfg.get("cancel"),
             flow=flow,
             max_decisions=int((self.m.get("limits") or {}).get("max_decisions", 10_000)),
+            evaluation_scale=float(self.m.get("evaluation_scale", 1.0)),
             named_effects=dict(self.effect_routines),
             ability_zones=frozenset(
                 zone

@@ -223,6 +223,12 @@ class Game:
         return self.program.max_decisions
 
     @property
+    def evaluation_scale(self) -> float:
+        """The manifest's ``evaluation_scale``: what bots divide ``evaluate`` by before
+        squashing it into a rollout score (default 1)."""
+        return self.program.evaluation_scale
+
+    @property
     def state(self) -> State:
         """The raw state (read it; change it only through :meth:`choose`)."""
         return self._st

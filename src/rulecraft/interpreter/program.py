@@ -262,6 +262,9 @@ class Program:
     max_decisions: int
     named_effects: dict[str, int] = field(default_factory=dict)
     root: str = ""
+    #: What MCTS divides ``evaluation`` by before squashing it into a rollout score (the
+    #: size of a "clear lead"): see docs/bots.md.
+    evaluation_scale: float = 1.0
     #: Zone names where some kind's abilities can be used ("map" for the board): the
     #: action menu scans only these zones instead of every card of the game.
     ability_zones: frozenset[str] = frozenset()
