@@ -742,7 +742,11 @@ def follow_the_plot(ruleset: Any, seed: int, players: int) -> Any:
         ids = [o.id for o in d.options]
         seat = d.seat
         if d.prompt.startswith("Take up to 2"):
-            wanted = [a for a in ("act:plot_raise", "act:plot_salvage", "act:regain") if a in ids]
+            wanted = [
+                a
+                for a in ("act:plot_raise", "act:plot_salvage", "act:regain", "act:long_fix")
+                if a in ids
+            ]
             q, r = plot_target(game, seat)
             there = ev(game, f"here(you) == space_at({q}, {r})", seat)
             if wanted:
@@ -756,9 +760,10 @@ def follow_the_plot(ruleset: Any, seed: int, players: int) -> Any:
             steps = [i for i in ids if "," in i]
 
             def dist(sid: str, q: int = q, r: int = r, seat: int = seat) -> int:
-                return int(ev(game, f"distance(space_at({q}, {r}), space_at({sid}))", seat))
+                route = f"space_at({sid}), space_at({q}, {r})"
+                return int(ev(game, f"route_gap({route})", seat))
 
-            now = int(ev(game, f"distance(here(you), space_at({q}, {r}))", seat))
+            now = int(ev(game, f"route_gap(here(you), space_at({q}, {r}))", seat))
             best = min(steps, key=dist) if steps else "done"
             game.choose(best if best == "done" or dist(best) < now or "done" not in ids else "done")
         elif d.prompt.startswith("Prepare"):
@@ -768,7 +773,7 @@ def follow_the_plot(ruleset: Any, seed: int, players: int) -> Any:
     return game
 
 
-@pytest.mark.parametrize(("seed", "players"), [(34, 1), (9, 2)])
+@pytest.mark.parametrize(("seed", "players"), [(20, 1), (18, 2)])
 def test_following_the_plot_can_win(ruleset: Any, seed: int, players: int) -> None:
     """The adventure's win ending is reachable in play: three parts salvaged, the Rainmaker
     raised at the Dry Lake (entry 32), and every knight wins together."""

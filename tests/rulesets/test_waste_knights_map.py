@@ -41,12 +41,17 @@ def test_a_radiation_icon_deals_radiation_not_a_threat_token(ruleset: Any) -> No
 
 
 def test_the_bots_evaluation_pulls_towards_the_next_plot_location(ruleset: Any) -> None:
-    """The evaluation (authored, for bots) counts hexes to the nearest part still to salvage:
-    from Dustwater (4,2) the Radio Tower (7,2) is 3 away, nearer than the Broken Dam."""
+    """The evaluation (authored, for bots) measures the route to the nearest part still to
+    salvage (3 per MP of terrain, 1 per space): from Dustwater (4,2) the Broken Dam (1,1)
+    is 6 spaces round the craters for 2 MP (12), and the nearest is the Radio Tower."""
     game = ruleset.new_game(players=1, seed=5)
     while game.decision is not None and game.decision.kind != "action":
         game.choose(game.decision.options[0].id)
     assert game.evaluation_scale == 10
     assert game.evaluate_expr("here(you)", 0) == "s:4,2"
-    assert game.evaluate_expr("goal_gap(you)", 0) == 3
-    assert game.evaluate_expr("part_gap(you, broken_dam)", 0) == 4
+    assert game.evaluate_expr("part_gap(you, broken_dam)", 0) == 12
+    assert game.evaluate_expr("count(path(here(you), first(broken_dam).space))", 0) == 7
+    gaps = [game.evaluate_expr(f"part_gap(you, {s})", 0) for s in ("radio_tower", "cerbero_depot")]
+    assert game.evaluate_expr("goal_gap(you)", 0) == min(gaps) == gaps[0] < 12
+    game.state["comps"]["radio_tower#1"]["f"].append("searched")  # its part is in
+    assert game.evaluate_expr("goal_gap(you)", 0) == min(12, gaps[1])
