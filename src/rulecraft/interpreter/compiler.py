@@ -1703,6 +1703,7 @@ class Compiler:
         code.add(_choose_start(start_player, start_fn), Span(self.mfile, 1, 1))
         if setup is not None:
             code.add(_call_routine(setup), self.mspan("setup"))
+        code.add(_announce_start, Span(self.mfile, 1, 1))
         labels["round"] = code.here
         code.add(_round_start(round_start), self.mspan("flow"))
         labels["turn"] = code.here
@@ -2001,6 +2002,7 @@ def _opponents(ctx: E.Ctx) -> list[str]:
 
 # The instruction closures live in a module of their own.
 from rulecraft.interpreter.instructions import (  # noqa: E402
+    _announce_start,
     _call_effect,
     _call_routine,
     _choose,

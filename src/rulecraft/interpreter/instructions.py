@@ -197,10 +197,14 @@ def _choose_start(mode: Any, fn: ExprFn | None) -> Instr:
         st["start"] = st["active"] = start
         st["first"] = start
         ctx.loc["you"] = E.player(start)
-        if ctx.log is not None:
-            ctx.say(f"Player {start + 1} starts.")
 
     return choose_start
+
+
+def _announce_start(ctx: Ctx) -> None:
+    """After setup (which may have changed it with ``set start_player``): who starts."""
+    if ctx.log is not None:
+        ctx.say(f"Player {ctx.st['start'] + 1} starts.")
 
 
 def _set_start_player(value: ExprFn) -> Instr:
@@ -214,9 +218,9 @@ def _set_start_player(value: ExprFn) -> Instr:
         seat = E.seat_of(value(ctx))
         st["start"] = seat
         if st["round"] == 0:  # still in setup: the first turn of the game is P's
-            st["first"] = st["active"] = seat
-        if ctx.log is not None:
-            ctx.say(f"Player {seat + 1} starts.")
+            st["first"] = st["active"] = seat  # (announced once setup is over)
+        elif ctx.log is not None:
+            ctx.say(f"Player {seat + 1} takes the start.")
 
     return set_start_player
 
