@@ -34,6 +34,7 @@ from __future__ import annotations
 
 import json
 import random
+import re
 from collections.abc import Callable, Iterable
 from typing import Any
 
@@ -60,18 +61,25 @@ def json_round_trip(game: GameLike) -> GameLike:
 
 def leak_check(game: GameLike, seat: int, hidden_ids: Iterable[str]) -> None:
     """Assert that no id in ``hidden_ids`` (say, the cards ``seat`` must not see) occurs in
-    ``json.dumps(game.view(seat))``.  Pick ids that cannot occur by accident (sentinels).
+    ``json.dumps(game.view(seat))`` as a whole id: ``gash#1`` is not found inside the
+    visible ``deep_gash#1`` or ``gash#10``.
 
     >>> class Table:
-    ...     def view(self, seat): return {"hand": ["card-7"], "other": 2}
-    >>> leak_check(Table(), 0, ["card-3"])
+    ...     def view(self, seat): return {"hand": ["card-7", "deep_gash#1"], "other": 2}
+    >>> leak_check(Table(), 0, ["card-3", "gash#1"])
     >>> leak_check(Table(), 0, ["card-3", "card-7"])
     Traceback (most recent call last):
     ...
     AssertionError: view(0) shows hidden id(s) ['card-7']
     """
     text = json.dumps(game.view(seat))
-    leaked = sorted({h for h in hidden_ids if h in text})
+    leaked = sorted(
+        {
+            h
+            for h in hidden_ids
+            if h in text and re.search(rf"(?<![\w#]){re.escape(h)}(?![\w#])", text)
+        }
+    )
     if leaked:
         raise AssertionError(f"view({seat}) shows hidden id(s) {leaked}")
 
