@@ -55,7 +55,7 @@ class ZoneSpec:
     label: dict[str, str]
     size: int | None = None
     #: Fields of a card in this zone that every seat sees even while the card is face
-    #: down or hidden (where it lies, not what it is: Radlands' punk sectors).
+    #: down or hidden (where it lies, not what it is: the sector a face-down card stands in).
     public_fields: tuple[str, ...] = ()
     #: Fields a card carries only while it is in this zone (a sector, a row): leaving the
     #: zone clears them, so a card back in a hand keeps no trace of where it stood.
