@@ -61,12 +61,12 @@ def json_round_trip(game: GameLike) -> GameLike:
 
 def leak_check(game: GameLike, seat: int, hidden_ids: Iterable[str]) -> None:
     """Assert that no id in ``hidden_ids`` (say, the cards ``seat`` must not see) occurs in
-    ``json.dumps(game.view(seat))`` as a whole id: ``gash#1`` is not found inside the
-    visible ``deep_gash#1`` or ``gash#10``.
+    ``json.dumps(game.view(seat))`` as a whole id: ``ace#1`` is not found inside the
+    visible ``space_ace#1`` or ``ace#10``.
 
     >>> class Table:
-    ...     def view(self, seat): return {"hand": ["card-7", "deep_gash#1"], "other": 2}
-    >>> leak_check(Table(), 0, ["card-3", "gash#1"])
+    ...     def view(self, seat): return {"hand": ["card-7", "space_ace#1"], "other": 2}
+    >>> leak_check(Table(), 0, ["card-3", "ace#1"])
     >>> leak_check(Table(), 0, ["card-3", "card-7"])
     Traceback (most recent call last):
     ...

@@ -87,7 +87,7 @@ def is_comp(value: Any) -> bool:
 
 def comp_name(ctx: Ctx, cid: str) -> Any:
     """A component's name as a text: its side's ``name`` while that side is up, else its
-    definition's (a flipped "Unconscious" injury reads "Broken Arm")."""
+    definition's (a card flipped to a side named "Awake" reads "Awake")."""
     comp = ctx.st["comps"][cid]
     d = ctx.prog.defs[comp["d"]]
     side = comp.get("s")

@@ -1065,7 +1065,7 @@ def _flip(what: ExprFn, side: str | None) -> Instr:
                 new_side = side
             elif len(sides) >= 2:
                 new_side = sides[1] if comp.get("s") == sides[0] else sides[0]
-            if ctx.log is not None:  # named as it was: "Unconscious turns to front"
+            if ctx.log is not None:  # named as it was: "Sleeper turns to awake"
                 E.say_about(ctx, cid, "{card} turns to " + str(new_side))
             comp["s"] = new_side
             E.emit(ctx, "flipped", [cid])
