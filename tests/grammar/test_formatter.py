@@ -286,6 +286,7 @@ def _compound(inner: st.SearchStrategy[ast.Stmt]) -> st.SearchStrategy[ast.Stmt]
         ),
         st.builds(ast.ForEach, st.just(SPAN), names, exprs, body),
         st.builds(ast.Repeat, st.just(SPAN), exprs, body),
+        st.builds(ast.While, st.just(SPAN), exprs, body),
         st.builds(
             ast.Choose,
             st.just(SPAN),
@@ -349,7 +350,9 @@ leaf_members = st.one_of(
         st.booleans(),
         bodies,
     ),
-    st.builds(ast.Modifier, st.just(SPAN), plain_names, exprs, exprs, opt_exprs),
+    st.builds(
+        ast.Modifier, st.just(SPAN), plain_names, exprs, exprs, opt_exprs, opt_exprs, opt_exprs
+    ),
     st.builds(ast.Grant, st.just(SPAN), plain_names, exprs, opt_exprs),
     st.builds(ast.Choice, st.just(SPAN), texts, opt_exprs, bodies),
 )

@@ -171,6 +171,14 @@ class Repeat(Stmt):
 
 
 @dataclass(frozen=True, slots=True)
+class While(Stmt):
+    """``while condition: body``: the body runs again as long as the condition holds."""
+
+    condition: Expr
+    body: tuple[Stmt, ...]
+
+
+@dataclass(frozen=True, slots=True)
 class Choose(Stmt):
     """``choose [up to] [N] var from collection [by who] [prompt "..."]: body``."""
 
@@ -255,12 +263,15 @@ class Trigger(Member):
 
 @dataclass(frozen=True, slots=True)
 class Modifier(Member):
-    """``modify prop of targets by amount [while condition]``: a static modifier."""
+    """``modify prop of targets by amount [(min a)] [(max b)] [while condition]``: a static
+    modifier; ``minimum``/``maximum`` clamp the value right after this modifier applies."""
 
     prop: str
     targets: Expr
     amount: Expr
     condition: Expr | None
+    minimum: Expr | None = None
+    maximum: Expr | None = None
 
 
 @dataclass(frozen=True, slots=True)

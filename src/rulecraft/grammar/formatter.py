@@ -388,6 +388,8 @@ class _Printer:
             self.block(indent, header, line, stmt.body)
         elif isinstance(stmt, ast.Repeat):
             self.block(indent, f"repeat {format_expr(stmt.count)}", line, stmt.body)
+        elif isinstance(stmt, ast.While):
+            self.block(indent, f"while {format_expr(stmt.condition)}", line, stmt.body)
         elif isinstance(stmt, ast.Choose):
             parts = ["choose"]
             if stmt.up_to:
@@ -463,6 +465,10 @@ class _Printer:
                 f"modify {member.prop} of {format_expr(member.targets)}"
                 f" by {format_expr(member.amount)}"
             )
+            if member.minimum is not None:
+                text += f" (min {format_expr(member.minimum)})"
+            if member.maximum is not None:
+                text += f" (max {format_expr(member.maximum)})"
             if member.condition is not None:
                 text += f" while {format_expr(member.condition)}"
             self.emit(indent, text, line)

@@ -44,7 +44,7 @@ class _RclIndenter(Indenter):
     """Python-style INDENT/DEDENT tokens; newlines inside brackets are ignored."""
 
     NL_type = "_NL"
-    OPEN_PAREN_types = ["LPAR", "LSQB"]  # noqa: RUF012 - Lark's Indenter API
+    OPEN_PAREN_types = ["LPAR", "LSQB", "MIN_BOUND", "MAX_BOUND"]  # noqa: RUF012 - Lark's Indenter API
     CLOSE_PAREN_types = ["RPAR", "RSQB"]  # noqa: RUF012
     INDENT_type = "_INDENT"
     DEDENT_type = "_DEDENT"
@@ -247,9 +247,23 @@ class _Builder(Transformer[Token, Any]):
             c[-1],
         )
 
+    def min_bound(self, c: list[Any]) -> Tree[Any]:
+        return Tree("minimum", [c[-1]])
+
+    def max_bound(self, c: list[Any]) -> Tree[Any]:
+        return Tree("maximum", [c[-1]])
+
     def modifier(self, c: list[Any]) -> ast.Modifier:
-        cond = c[3].children[0] if len(c) > 3 else None
-        return ast.Modifier(self._span(c), str(c[0]), c[1], c[2], cond)
+        rest: dict[str, Any] = {str(x.data): x.children[0] for x in c[3:] if isinstance(x, Tree)}
+        return ast.Modifier(
+            self._span(c),
+            str(c[0]),
+            c[1],
+            c[2],
+            rest.get("condition"),
+            rest.get("minimum"),
+            rest.get("maximum"),
+        )
 
     def grant(self, c: list[Any]) -> ast.Grant:
         cond = c[2].children[0] if len(c) > 2 else None
@@ -451,6 +465,9 @@ class _Builder(Transformer[Token, Any]):
 
     def repeat_stmt(self, c: list[Any]) -> ast.Repeat:
         return ast.Repeat(self._span(c), c[0], c[1])
+
+    def while_stmt(self, c: list[Any]) -> ast.While:
+        return ast.While(self._span(c), c[0], c[1])
 
     def prompt(self, c: list[Any]) -> Tree[Any]:
         return Tree("prompt", [ast.Text(_unquote(c[0]), tuple(c[1:]))])

@@ -891,6 +891,13 @@ class Compiler:
             code.add(_jump([top]), s.span)
             exit_target[0] = code.here
             return scope
+        if isinstance(s, ast.While):
+            exit_target = [0]
+            top = code.add(_jump_unless(self.expr(s.condition, scope), exit_target), s.span)
+            self.block(s.body, code, scope)
+            code.add(_jump([top]), s.span)
+            exit_target[0] = code.here
+            return scope
         if isinstance(s, ast.Choose):
             return self.choose(s, code, scope)
         if isinstance(s, ast.ChooseOption):
@@ -1431,14 +1438,7 @@ class Compiler:
                         )
                     elif isinstance(mem, ast.Modifier):
                         modifiers.setdefault(mem.prop, []).append(
-                            ModifierSpec(
-                                cid,
-                                mem.prop,
-                                self.expr(mem.targets, scope),
-                                self.expr(mem.amount, scope),
-                                self.expr(mem.condition, scope) if mem.condition else None,
-                                side,
-                            )
+                            self.modifier_spec(mem, cid, side, scope)
                         )
                     elif isinstance(mem, ast.Grant):
                         grants.setdefault(mem.flag, []).append(
@@ -1499,6 +1499,23 @@ class Compiler:
             )
         self.defs = defs
         return defs, abilities, triggers, modifiers, grants
+
+    def modifier_spec(
+        self, mem: ast.Modifier, owner: str | None, side: str | None, scope: Scope
+    ) -> ModifierSpec:
+        def optional(e: ast.Expr | None) -> ExprFn | None:
+            return self.expr(e, scope) if e is not None else None
+
+        return ModifierSpec(
+            owner,
+            mem.prop,
+            self.expr(mem.targets, scope),
+            self.expr(mem.amount, scope),
+            optional(mem.condition),
+            side,
+            optional(mem.minimum),
+            optional(mem.maximum),
+        )
 
     def _check_type(self, typ: str | None, value: Any, span: Span, name: str) -> None:
         if typ is None:
@@ -1626,16 +1643,7 @@ class Compiler:
                 if isinstance(mem, ast.Trigger):
                     trig.append(self.trigger(mem, None, None, rule.label or ast.Text(name)))
                 elif isinstance(mem, ast.Modifier):
-                    mods.append(
-                        ModifierSpec(
-                            None,
-                            mem.prop,
-                            self.expr(mem.targets, scope),
-                            self.expr(mem.amount, scope),
-                            self.expr(mem.condition, scope) if mem.condition else None,
-                            None,
-                        )
-                    )
+                    mods.append(self.modifier_spec(mem, None, None, scope))
                 elif isinstance(mem, ast.Grant):
                     grants.append(
                         GrantSpec(

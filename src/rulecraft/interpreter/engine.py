@@ -279,6 +279,10 @@ def modified(ctx: Ctx, cid: str, name: str, base: Any) -> Any:
                 targets = as_list(ctx, mod.targets(ctx))
                 if cid in targets:
                     total += int(mod.amount(ctx))
+                    if mod.minimum is not None:
+                        total = max(total, int(mod.minimum(ctx)))
+                    if mod.maximum is not None:
+                        total = min(total, int(mod.maximum(ctx)))
             finally:
                 ctx.loc = saved
     return total

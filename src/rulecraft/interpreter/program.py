@@ -133,6 +133,9 @@ class ModifierSpec:
     amount: ExprFn
     condition: ExprFn | None
     side: str | None
+    # (min a) / (max b): the value is clamped right after this modifier applies
+    minimum: ExprFn | None = None
+    maximum: ExprFn | None = None
 
 
 @dataclass(frozen=True, slots=True)
