@@ -177,6 +177,23 @@ def test_play_person_pays_water_and_is_not_ready_this_turn(rs: Ruleset) -> None:
     assert "ab:schuetze#1:0" in ids(g)
 
 
+def test_two_traders_make_a_cost_one_person_free_not_a_gain(rs: Ruleset) -> None:
+    """Trader: 'Deine Gangmitglieder kosten 1 Wasser weniger (mindestens 0).' With two
+    Traders in play, playing a cost-1 person costs nothing and gains nothing (it took water
+    from 5 to 6 before modifier floors, issue 10)."""
+    g, seat = beginner(rs)
+    put(g, "haendlerin#1", f"people@{seat}", seat, col=1, row=1)
+    put(g, "haendlerin#2", f"people@{seat}", seat, col=2, row=1)
+    put(g, "kundschafter#1", f"hand@{seat}")
+    water(g, seat, 5)
+    refresh(g)
+    assert ev(g, "first(you.hand where it.def == kundschafter).cost", seat) == 0
+    g.choose("act:play_person:kundschafter#1")
+    camp = g.state["zones"][f"z:camps@{seat}"][2]
+    g.choose(camp)
+    assert ev(g, "water", seat) == 5
+
+
 def test_at_most_two_per_sector_and_free_order(rs: Ruleset) -> None:
     """'Pro Sektor sind maximal 2 Gangmitglieder erlaubt.' and 'Liegt im Sektor schon ein
     Gangmitglied, entscheidest du frei, welches auf welchen Platz kommt.'"""
