@@ -19,6 +19,7 @@ from rulecraft.cli import (
     play_cmd,
     schema_cmd,
     simulate_cmd,
+    solve_cmd,
     test_cmd,
     validate_cmd,
 )
@@ -29,6 +30,7 @@ _COMMANDS = (
     test_cmd,
     play_cmd,
     simulate_cmd,
+    solve_cmd,
     dice_cmd,
     bench_cmd,
     schema_cmd,

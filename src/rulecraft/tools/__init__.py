@@ -1,0 +1,1 @@
+"""Designer tools built on the engine: card sheets, solvers."""
