@@ -16,6 +16,7 @@ from rulecraft.cli import (
     bench_cmd,
     dice_cmd,
     fmt_cmd,
+    lsp_cmd,
     play_cmd,
     schema_cmd,
     simulate_cmd,
@@ -33,6 +34,7 @@ _COMMANDS = (
     solve_cmd,
     dice_cmd,
     bench_cmd,
+    lsp_cmd,
     schema_cmd,
 )
 
