@@ -11,6 +11,9 @@ from typing import Any
 
 from rulecraft.interpreter import spatial
 from rulecraft.interpreter.engine import (
+    MAX_NUMBER,
+    MAX_VALUE_SIZE,
+    TOO_LARGE,
     Ctx,
     RuleError,
     as_list,
@@ -258,7 +261,40 @@ def _reverse(ctx: Ctx, a: list[Any]) -> list[Any]:
 
 def _range(ctx: Ctx, a: list[Any]) -> list[int]:
     """``range(1, 3)`` is ``[1, 2, 3]``: both ends included, as a rulebook counts."""
-    return list(range(int(a[0]), int(a[1]) + 1))
+    low, high = int(a[0]), int(a[1])
+    _check_size(high - low + 1, f"range({low}, {high})")
+    return list(range(low, high + 1))
+
+
+# ---------------------------------------------------------------------------- bounded values
+def _check_size(size: int, what: str) -> None:
+    if size > MAX_VALUE_SIZE:
+        raise RuleError(
+            f"{what} would hold {size:,} items; values are limited to {MAX_VALUE_SIZE:,}",
+            TOO_LARGE,
+        )
+
+
+def bounded(value: Any) -> Any:
+    """``value`` itself if it is within the runtime limits (numbers up to ``MAX_NUMBER``,
+    texts and lists up to ``MAX_VALUE_SIZE`` items), else a :class:`RuleError`."""
+    if type(value) is int:
+        if -MAX_NUMBER <= value <= MAX_NUMBER:
+            return value
+        raise RuleError(f"a number grew beyond {MAX_NUMBER:,}", TOO_LARGE)
+    if isinstance(value, str | list):
+        _check_size(len(value), "a text" if isinstance(value, str) else "a list")
+    return value
+
+
+def multiply(a: Any, b: Any) -> Any:
+    """``*``: numbers multiply; a text or list repeats, checked *before* it is built
+    (``"ab" * 2000000000`` is a located error, not gigabytes of memory)."""
+    if isinstance(a, str | list) and type(b) is int:
+        _check_size(len(a) * max(b, 0), "a repeated text or list")
+    elif isinstance(b, str | list) and type(a) is int:
+        _check_size(len(b) * max(a, 0), "a repeated text or list")
+    return bounded(a * b)
 
 
 def _seat(ctx: Ctx, a: list[Any]) -> int:

@@ -15,7 +15,7 @@ from rulecraft.diagnostics import Diagnostic, Severity, Span
 from rulecraft.grammar import ast
 from rulecraft.grammar.parser import parse_expression, parse_snippet
 from rulecraft.interpreter import engine as E
-from rulecraft.interpreter.builtins import BUILTINS, get_field
+from rulecraft.interpreter.builtins import BUILTINS, bounded, get_field, multiply
 from rulecraft.interpreter.program import (
     AbilitySpec,
     ActionSpec,
@@ -602,7 +602,7 @@ class Compiler:
         if op == "-":
             return lambda ctx: left(ctx) - right(ctx)
         if op == "*":
-            return lambda ctx: left(ctx) * right(ctx)
+            return lambda ctx: multiply(left(ctx), right(ctx))
         if op == "/":
             return lambda ctx: int(left(ctx)) // max(1, int(right(ctx))) if int(right(ctx)) else 0
         if op == "%":
@@ -1953,8 +1953,8 @@ def _add(ctx: E.Ctx, a: Any, b: Any) -> Any:
         return out
     if isinstance(a, list | str) and isinstance(b, list | str):
         if isinstance(a, str) and isinstance(b, str) and not (a[:2] == "z:" or b[:2] == "z:"):
-            return a + b
-        return E.as_list(ctx, a) + E.as_list(ctx, b)
+            return bounded(a + b)
+        return bounded(E.as_list(ctx, a) + E.as_list(ctx, b))
     if a is None:
         return b
     if b is None:

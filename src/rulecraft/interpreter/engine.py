@@ -13,15 +13,53 @@ import contextlib
 from dataclasses import dataclass, field
 from typing import Any
 
-from rulecraft.interpreter.program import Program, TriggerSpec
+from rulecraft.diagnostics import Span
+from rulecraft.interpreter.program import Program, Routine, TriggerSpec
 from rulecraft.interpreter.random import Rng, randbelow, shuffled
 from rulecraft.interpreter.state import STATE_VERSION, State, clone_state
 
 MAX_STEPS_PER_DECISION = 200_000
 
 
+# Runtime error codes (docs/errors.md, "RC3xx: runtime errors"). A RuleError carries one.
+RUNTIME = "RC300"  # any other impossible thing (a wrong value, a missing field)
+ZONE_FULL = "RC301"
+NO_ENTRY = "RC302"
+NEGATIVE_AMOUNT = "RC303"
+TOO_LARGE = "RC304"
+TOO_DEEP = "RC305"
+ENDLESS_LOOP = "RC306"
+DUPLICATE_OPTION = "RC307"
+
+#: The largest number, text or list the rules may build at run time: far above any game's
+#: needs, far below what would exhaust memory ("ab" * 2000000000 is refused, not built).
+MAX_NUMBER = 2**62
+MAX_VALUE_SIZE = 100_000
+
+
 class RuleError(RuntimeError):
-    """A ruleset did something impossible at run time (with where it happened)."""
+    """A ruleset did something impossible at run time, with a code and where it happened.
+
+    ``reason`` says what went wrong, ``code`` is a stable ``RC3xx`` code (docs/errors.md),
+    ``span`` the ``.rcl`` place of the rule that was running (set by :func:`run` when the
+    error rises from an instruction); ``str()`` gives ``file:line:col: reason (code)``."""
+
+    def __init__(self, reason: str, code: str = RUNTIME, span: Span | None = None) -> None:
+        self.reason = reason
+        self.code = code
+        self.span = span
+        super().__init__(self._text())
+
+    def _text(self) -> str:
+        where = f"{self.span}: " if self.span is not None else ""
+        return f"{where}{self.reason} ({self.code})"
+
+    def locate(self, span: Span | None) -> RuleError:
+        """Give the error the place of the running rule, unless it already has one."""
+        if self.span is None and span is not None:
+            self.span = span
+            self.args = (self._text(),)
+        return self
 
 
 class IllegalChoice(ValueError):
@@ -379,7 +417,7 @@ def move_comp(ctx: Ctx, cid: str, dest: str, position: str | None = None) -> Non
     if spec is not None and spec.capacity is not None and len(pile) >= spec.capacity:
         # A full zone refuses the component: it stays where it was.
         zones[src].append(cid)
-        raise RuleError(f"{text_of(ctx, dest)} is full")
+        raise RuleError(f"{text_of(ctx, dest)} is full", ZONE_FULL)
     if position == "bottom":
         pile.insert(0, cid)
     else:
@@ -533,7 +571,7 @@ def ask(
         seen: set[str] = set()
         for opt in options:
             if opt[0] in seen:
-                raise RuleError(f"two options share the id {opt[0]!r}")
+                raise RuleError(f"two options share the id {opt[0]!r}", DUPLICATE_OPTION)
             seen.add(opt[0])
     if ctx.prog.end_conditions:
         check_end(ctx)
@@ -607,49 +645,78 @@ def check_end(ctx: Ctx) -> None:
 
 # ---------------------------------------------------------------------------- the loop
 def run(ctx: Ctx) -> None:
-    """Execute until a decision is pending or the game is over."""
+    """Execute until a decision is pending or the game is over.
+
+    Every error rising from an instruction leaves as a :class:`RuleError` located at the
+    ``.rcl`` place of that instruction (docs/api.md promises it)."""
+    ctx.frame = []
+    try:
+        _run_loop(ctx)
+    except RuleError as err:
+        raise err.locate(_running_span(ctx)) from None
+    except RecursionError as err:
+        raise RuleError(
+            "the rules call themselves without end (a definition or condition that uses "
+            "itself, directly or through others)",
+            TOO_DEEP,
+            _running_span(ctx),
+        ) from err
+    except (MemoryError, OverflowError) as err:
+        reason = f"a value grew too large to build ({type(err).__name__})"
+        raise RuleError(reason, TOO_LARGE, _running_span(ctx)) from err
+    except (KeyError, IndexError, TypeError, ValueError, ZeroDivisionError, AttributeError) as err:
+        raise RuleError(f"{type(err).__name__}: {err}", RUNTIME, _running_span(ctx)) from err
+
+
+def _running_span(ctx: Ctx) -> Span | None:
+    """The ``.rcl`` place of the instruction running: the frame's pc already points past it."""
+    frame = ctx.frame
+    if not frame:
+        return None
+    return _span_of(ctx.prog.routines[frame[0]], frame[1] - 1)
+
+
+def _span_of(routine: Routine, pc: int) -> Span:
+    return routine.spans[pc] if 0 <= pc < len(routine.spans) else Span(routine.name)
+
+
+def _run_loop(ctx: Ctx) -> None:
     st = ctx.st
     stack = st["stack"]
     routines = ctx.prog.routines
     steps = 0
-    frame: list[Any] = []
-    pc = 0
-    try:
-        while st["pending"] is None and st["result"] is None:
-            if not stack:
-                finish(ctx, [], True, "The rules ran out.")
-                return
-            frame = stack[-1]
-            code = routines[frame[0]].code
-            ctx.frame = frame
-            ctx.loc = frame[2]
-            # Run this frame's instructions until it ends, another frame takes over, or
-            # somebody must decide.
-            while True:
-                pc = frame[1]
-                if pc >= len(code):
-                    stack.pop()
-                    break
-                frame[1] = pc + 1
-                code[pc](ctx)
-                steps += 1
-                if stack and stack[-1] is frame and st["pending"] is None:
-                    if st["result"] is not None:
-                        return
-                    if steps > MAX_STEPS_PER_DECISION:
-                        break
-                    continue
+    while st["pending"] is None and st["result"] is None:
+        if not stack:
+            finish(ctx, [], True, "The rules ran out.")
+            return
+        frame = stack[-1]
+        code = routines[frame[0]].code
+        ctx.frame = frame
+        ctx.loc = frame[2]
+        # Run this frame's instructions until it ends, another frame takes over, or
+        # somebody must decide.
+        while True:
+            pc = frame[1]
+            if pc >= len(code):
+                stack.pop()
                 break
-            if steps > MAX_STEPS_PER_DECISION:
-                routine = routines[frame[0]]
-                where = routine.spans[pc] if pc < len(routine.spans) else routine.name
-                raise RuleError(f"{where}: the rules run in a loop without asking anybody anything")
-    except RuleError:
-        raise
-    except (KeyError, IndexError, TypeError, ValueError, ZeroDivisionError, AttributeError) as err:
-        routine = routines[frame[0]] if frame else None
-        span = routine.spans[pc] if routine is not None and pc < len(routine.spans) else None
-        raise RuleError(f"{span}: {type(err).__name__}: {err}") from err
+            frame[1] = pc + 1
+            code[pc](ctx)
+            steps += 1
+            if stack and stack[-1] is frame and st["pending"] is None:
+                if st["result"] is not None:
+                    return
+                if steps > MAX_STEPS_PER_DECISION:
+                    break
+                continue
+            break
+        if steps > MAX_STEPS_PER_DECISION:
+            raise RuleError(
+                "the rules run in a loop without asking anybody anything "
+                f"({MAX_STEPS_PER_DECISION:,} steps)",
+                ENDLESS_LOOP,
+                _span_of(routines[frame[0]], pc),
+            )
 
 
 def new_state(prog: Program, players: int, seed: int, lang: str) -> State:

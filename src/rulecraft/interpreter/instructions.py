@@ -70,9 +70,20 @@ def _for_next(items: str, idx: str, var: str, exit_target: list[int]) -> Instr:
     return for_next
 
 
+def _amount(value: Any, verb: str) -> int:
+    """An amount to gain, spend, draw or repeat: a whole number, never negative (a negative
+    one would silently do the opposite of what the statement and the log say)."""
+    n = int(value)
+    if n < 0:
+        raise RuleError(
+            f"'{verb}' got the amount {n}: amounts must not be negative", E.NEGATIVE_AMOUNT
+        )
+    return n
+
+
 def _countdown(counter: str, exit_target: list[int]) -> Instr:
     def countdown(ctx: Ctx) -> None:
-        n = int(ctx.loc.get(counter, 0))
+        n = _amount(ctx.loc.get(counter, 0), "repeat")
         if n <= 0:
             ctx.frame[1] = exit_target[0]
             return
@@ -132,7 +143,7 @@ def _goto(target: ExprFn) -> Instr:
         number = target(ctx)
         entry = ctx.prog.entries.get(number)
         if entry is None:
-            raise RuleError(f"there is no entry {number}")
+            raise RuleError(f"there is no entry {number}", E.NO_ENTRY)
         stack = ctx.st["stack"]
         you = ctx.loc.get("you")
         for i in range(len(stack) - 1, 0, -1):
@@ -331,7 +342,7 @@ def _can_pay(ctx: Ctx, cost: tuple[tuple[str, ExprFn], ...], seat: int) -> bool:
     for unit, fn in cost:
         spec = ctx.prog.resources.get(unit)
         have = res.get(unit, 0) if spec is None or spec.per_player else gvars.get(unit, 0)
-        if have < int(fn(ctx)):
+        if have < _amount(fn(ctx), "costs"):
             return False
     return True
 
@@ -340,7 +351,7 @@ def _pay(ctx: Ctx, cost: tuple[tuple[str, ExprFn], ...], seat: int) -> None:
     for unit, fn in cost:
         spec = ctx.prog.resources.get(unit)
         owner = None if spec is not None and not spec.per_player else E.player(seat)
-        E.res_set(ctx, owner, unit, E.res_get(ctx, owner, unit) - int(fn(ctx)))
+        E.res_set(ctx, owner, unit, E.res_get(ctx, owner, unit) - _amount(fn(ctx), "costs"))
 
 
 def _limit_key(limit: str | None, what: str) -> str | None:
@@ -767,7 +778,7 @@ def _resource(
         st = ctx.st
         if step == "begin":
             who: Any = None if shared else (owner(ctx) if owner is not None else ctx.loc.get("you"))
-            n = int(amount(ctx))
+            n = _amount(amount(ctx), verb)
             if two_step:
                 st["events"].append({"n": event, "who": who, "amount": n})
                 E.emit(ctx, event, [who, unit, n], "before")
@@ -791,7 +802,7 @@ def _draw(count: ExprFn, src: ExprFn, dst: ExprFn, reshuffle: ExprFn | None) -> 
     def draw(ctx: Ctx) -> None:
         st = ctx.st
         happened: list[tuple[str, list[Any]]] = []
-        n = int(count(ctx))
+        n = _amount(count(ctx), "draw")
         source = src(ctx)
         dest = dst(ctx)
         seat = E.zone_owner(dest) if isinstance(dest, str) else None
@@ -1047,7 +1058,7 @@ def _prevent(amount: ExprFn | None) -> Instr:
         if amount is None:
             record["amount"] = 0
         else:
-            record["amount"] = max(0, int(record["amount"]) - int(amount(ctx)))
+            record["amount"] = max(0, int(record["amount"]) - _amount(amount(ctx), "prevent"))
 
     return prevent
 

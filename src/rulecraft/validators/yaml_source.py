@@ -31,7 +31,7 @@ from pathlib import Path
 from typing import TypeAlias
 
 from ruamel.yaml import YAML
-from ruamel.yaml.comments import CommentedMap, CommentedSeq
+from ruamel.yaml.comments import CommentedMap, CommentedOrderedMap, CommentedSeq
 from ruamel.yaml.constructor import DuplicateKeyError
 from ruamel.yaml.error import MarkedYAMLError
 from ruamel.yaml.reader import ReaderError
@@ -493,6 +493,14 @@ class _Converter:
             raise _ConversionAborted
         self.entries.setdefault(path, NodePosition(key_span, value_span))
         if isinstance(node, CommentedMap | CommentedSeq):
+            tag = getattr(getattr(node, "tag", None), "value", None)
+            if tag is not None or isinstance(node, CommentedOrderedMap):
+                # A tagged collection (!!python/object/apply:..., !thing [..]) or an ordered
+                # map (!!omap) is not plain data.
+                shown = tag if tag is not None else "!!omap"
+                hint = "remove the tag; plain values are enough"
+                self.fail(UNSUPPORTED_VALUE, f"unsupported YAML tag {shown}", value_span, hint)
+                return None
             if id(node) in self.open_containers:
                 self.fail(ALIAS_LIMIT, "alias refers to its own anchor (recursive)", value_span)
                 raise _ConversionAborted
@@ -509,7 +517,7 @@ class _Converter:
         self, node: CommentedMap, path: JsonPath, span: Span, depth: int
     ) -> dict[str, JsonValue]:
         result: dict[str, JsonValue] = {}
-        own_positions: dict[object, list[int]] = node.lc.data
+        own_positions: dict[object, list[int]] = node.lc.data or {}
         for raw_key, raw_value in node.items():
             position = own_positions.get(raw_key)
             if position is not None:
@@ -528,7 +536,7 @@ class _Converter:
 
     def convert_sequence(self, node: CommentedSeq, path: JsonPath, depth: int) -> list[JsonValue]:
         result: list[JsonValue] = []
-        positions: dict[int, list[int]] = node.lc.data
+        positions: dict[int, list[int]] = node.lc.data or {}
         for index, raw_item in enumerate(node):
             line0, column0 = positions.get(index, [node.lc.line, node.lc.col])[:2]
             item_span = self.span(line0, column0, raw_item)
@@ -537,7 +545,7 @@ class _Converter:
 
     def convert_key(self, raw_key: object, span: Span) -> str | None:
         if isinstance(raw_key, str):
-            return str.__str__(raw_key)
+            return self.checked_text(str.__str__(raw_key), span)
         if isinstance(raw_key, int) and not isinstance(raw_key, bool):
             return str(int(raw_key))  # "1: miss" in a table means the text "1"
         if isinstance(raw_key, dt.date):
@@ -550,11 +558,24 @@ class _Converter:
         self.fail(UNSUPPORTED_VALUE, f"mapping key {shown} is not a string", span, hint)
         return None
 
+    def checked_text(self, text: str, span: Span) -> str | None:
+        """The text itself, or None (with RC004) if it holds a lone surrogate such as
+        ``"\\ud800"``: half of a UTF-16 pair is no character, and printing it fails later."""
+        try:
+            text.encode("utf-8")
+        except UnicodeEncodeError as error:
+            code = ord(text[error.start])
+            msg = f"the text holds U+{code:04X}, half of a UTF-16 pair, which is not a character"
+            hint = "write the character itself, or its whole code point as \\UXXXXXXXX"
+            self.fail(NOT_UTF8, msg, span, hint)
+            return None
+        return text
+
     def convert_scalar(self, node: object, path: JsonPath, span: Span) -> JsonValue:
         if node is None or isinstance(node, bool):
             return node
         if isinstance(node, str):
-            return str.__str__(node)
+            return self.checked_text(str.__str__(node), span)
         if isinstance(node, int):
             value = int(node)
             if not INT64_MIN <= value <= INT64_MAX:
