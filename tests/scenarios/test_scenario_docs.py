@@ -14,12 +14,14 @@ from rulecraft.interpreter.scenario import CHECK_STEPS, SCRIPT_STEPS, load_scena
 DOC = (Path(__file__).resolve().parents[2] / "docs" / "scenarios.md").read_text(encoding="utf-8")
 
 
-def test_the_documented_example_passes(tictactoe: rulecraft.Ruleset) -> None:
-    (example,) = re.findall(r"```yaml\n(.*?)```", DOC, re.S)
-    scenario, problems = load_scenario(example, "example.yaml")
-    assert problems == [] and scenario is not None
-    outcome = run_scenario(tictactoe, scenario)
-    assert outcome.passed, outcome.message
+def test_the_documented_examples_pass(tictactoe: rulecraft.Ruleset) -> None:
+    examples = re.findall(r"```yaml\n(.*?)```", DOC, re.S)
+    assert len(examples) == 2  # the first scenario, and the one with a `setup:`
+    for example in examples:
+        scenario, problems = load_scenario(example, "example.yaml")
+        assert problems == [] and scenario is not None
+        outcome = run_scenario(tictactoe, scenario)
+        assert outcome.passed, outcome.message
 
 
 def test_every_step_kind_and_code_is_documented() -> None:

@@ -220,6 +220,12 @@ class FakeGame:
     def evaluate_expr(self, text: str, seat: int | None = None) -> Any:
         return True
 
+    def view(self, seat: int) -> dict[str, Any]:
+        return {"seat": seat}
+
+    def arrange(self, setup: Any = None, **parts: Any) -> None:
+        raise ValueError("setup: this fake cannot arrange")
+
 
 def test_a_label_shared_by_several_options_must_be_chosen_by_id() -> None:
     scenario = scenario_from("name: n\ncites: c\nscript:\n  - choose: Same\n")

@@ -13,6 +13,7 @@ from typing import Any
 from rulecraft.dice import DiceSet, DieType, Pool, distribution
 from rulecraft.dice import roll as dice_roll
 from rulecraft.interpreter import engine as E
+from rulecraft.interpreter.arrange import NEXT_FACES, forced_face, forced_roll
 from rulecraft.interpreter.engine import Ctx, RuleError
 from rulecraft.interpreter.random import randbelow
 
@@ -43,8 +44,13 @@ def make_pool(dice: DiceSet | None, amounts: Any) -> Pool:
 
 def roll_pool(ctx: Ctx, amounts: Any) -> dict[str, Any]:
     pool = make_pool(ctx.prog.dice, amounts)
-    result, rng = dice_roll(pool, E.take_rng(ctx))
-    E.put_rng(ctx, rng)
+    # Faces queued by an arrangement (a scenario's `setup: dice:`) come first.
+    forced = forced_roll(ctx, pool) if ctx.st["mem"].get(NEXT_FACES) else None
+    if forced is None:
+        result, rng = dice_roll(pool, E.take_rng(ctx))
+        E.put_rng(ctx, rng)
+    else:
+        result = forced
     out: dict[str, Any] = dict(result.counts)
     out["faces"] = [[name, face] for name, face in result.faces]
     shown = ", ".join(f"{n} {s}" for s, n in sorted(result.counts.items()) if n) or "nothing"
@@ -94,8 +100,12 @@ def reroll_dice(ctx: Ctx, result: dict[str, Any], indices: list[int]) -> dict[st
         die = _die(ctx, name)
         for symbol, n in die.face_counts(int(old)).items():
             out[symbol] = out.get(symbol, 0) - n
-        pick, rng = randbelow(rng, die.outcomes)
-        face = _weighted_face(die, pick)
+        queued = forced_face(ctx, name) if ctx.st["mem"].get(NEXT_FACES) else None
+        if queued is None:
+            pick, rng = randbelow(rng, die.outcomes)
+            face = _weighted_face(die, pick)
+        else:
+            face = queued
         faces[i] = [name, face]
         for symbol, n in die.face_counts(face).items():
             out[symbol] = out.get(symbol, 0) + n

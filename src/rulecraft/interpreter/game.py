@@ -15,11 +15,11 @@ from __future__ import annotations
 import json
 import os
 import tempfile
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
-from typing import Any, Self
+from typing import TYPE_CHECKING, Any, Self
 
 import jsonschema
 
@@ -30,6 +30,9 @@ from rulecraft.interpreter.engine import Ctx, IllegalChoice, RuleError
 from rulecraft.interpreter.program import Program
 from rulecraft.interpreter.random import Rng, shuffled
 from rulecraft.interpreter.state import STATE_SCHEMA, State, clone_state, state_hash
+
+if TYPE_CHECKING:
+    from rulecraft.interpreter.arrange import Arrangement
 
 __all__ = ["Game", "GameRecord", "IllegalChoice", "RuleError", "Ruleset", "RulesetError", "load"]
 
@@ -286,6 +289,25 @@ class Game:
         self._choices.append(option_id)
         self._decision_cache = None
         E.run(ctx)
+
+    def arrange(self, setup: Arrangement | Mapping[str, Any] | None = None, **parts: Any) -> None:
+        """Arrange a position: cards into zones in order, the state of cards, players and
+        the game, the next dice faces, the active seat and phase (seats from 0; see
+        docs/api.md).  The pending decision then asks again.  The arranged position is the
+        start of this game's history: undo goes back to it, not before.  ``ValueError``
+        (nothing changed) names what does not exist."""
+        from rulecraft.interpreter.arrange import Arrangement, apply
+
+        if not isinstance(setup, Arrangement):
+            setup = Arrangement.read({**(setup or {}), **parts})
+        elif parts:
+            raise ValueError("give an Arrangement or keywords, not both")
+        self._decision_cache = None
+        apply(self._ctx(), setup)
+        self._decision_cache = None
+        if self._initial is not None:
+            self._initial = clone_state(self._st)
+        self._choices = []
 
     # ------------------------------------------------------------------ time travel
     @property

@@ -59,14 +59,33 @@ __all__ = [
 BAD_STEP = "RCT01"
 STOP_NOT_LAST = "RCT02"
 BAD_START = "RCT03"
+EMPTY_CHECK = "RCT04"
 
 # How many legal options a failure message lists before it says "... and N more".
 MAX_OPTIONS_SHOWN = 12
 
-SCRIPT_STEPS = ("choose", "expect", "expect_decision", "expect_log", "stop")
-CHECK_STEPS = ("expect", "expect_decision", "expect_log", "expect_result")
+SCRIPT_STEPS = (
+    "choose",
+    "setup",
+    "expect",
+    "expect_decision",
+    "expect_log",
+    "expect_no_log",
+    "expect_view",
+    "stop",
+)
+CHECK_STEPS = (
+    "expect",
+    "expect_decision",
+    "expect_log",
+    "expect_no_log",
+    "expect_view",
+    "expect_result",
+)
 # Which steps may say `as: SEAT` (whose point of view an expression or a log is read from).
-SEATED_STEPS = ("expect", "expect_log")
+SEATED_STEPS = ("expect", "expect_log", "expect_no_log", "expect_view")
+# Which steps must say it (a view is always some seat's).
+SEAT_REQUIRED = ("expect_view",)
 
 _SEAT: dict[str, Any] = {"type": "integer", "minimum": 1}
 _OPTION_REF: dict[str, Any] = {"type": ["string", "integer"]}
@@ -80,6 +99,60 @@ _EXPECT_DECISION: dict[str, Any] = {
         "prompt": {"type": "string"},
         "options_include": {"type": "array", "items": _OPTION_REF},
         "options_exclude": {"type": "array", "items": _OPTION_REF},
+    },
+}
+_NAMES: dict[str, Any] = {"type": "array", "items": {"type": "string", "minLength": 1}}
+_EXPECT_VIEW: dict[str, Any] = {
+    "type": "object",
+    "additionalProperties": False,
+    "minProperties": 1,
+    "properties": {"shows": _NAMES, "hides": _NAMES},
+}
+_HOLDER: dict[str, Any] = {
+    "type": "object",
+    "additionalProperties": False,
+    "minProperties": 1,
+    "properties": {
+        "resources": {"type": "object", "additionalProperties": {"type": "integer"}},
+        "fields": {"type": "object"},
+        "flags": {"type": "array", "items": {"type": "string"}},
+    },
+}
+_SETUP: dict[str, Any] = {
+    "type": "object",
+    "additionalProperties": False,
+    "minProperties": 1,
+    "properties": {
+        "zones": {
+            "type": "object",
+            "additionalProperties": {
+                "oneOf": [
+                    {"type": "array", "items": {"type": "string"}},
+                    {"type": "object", "additionalProperties": {"type": "array"}},
+                ]
+            },
+        },
+        "cards": {
+            "type": "object",
+            "additionalProperties": {
+                "type": "object",
+                "additionalProperties": False,
+                "minProperties": 1,
+                "properties": {
+                    "side": {"type": "string"},
+                    "flags": {"type": "array", "items": {"type": "string"}},
+                    "fields": {"type": "object"},
+                    "owner": {"anyOf": [_SEAT, {"type": "null"}]},
+                    "face_down": {"type": "boolean"},
+                    "exhausted": {"type": "boolean"},
+                },
+            },
+        },
+        "players": {"type": "object", "additionalProperties": _HOLDER},
+        "game": _HOLDER,
+        "dice": {"type": "object", "additionalProperties": {"type": "array", "minItems": 1}},
+        "active": _SEAT,
+        "phase": _TEXT,
     },
 }
 _EXPECT_RESULT: dict[str, Any] = {
@@ -100,7 +173,10 @@ def _step_schema(kinds: Sequence[str]) -> dict[str, Any]:
         "expect": _TEXT,
         "expect_decision": _EXPECT_DECISION,
         "expect_log": _TEXT,
+        "expect_no_log": _TEXT,
+        "expect_view": _EXPECT_VIEW,
         "expect_result": _EXPECT_RESULT,
+        "setup": _SETUP,
         "stop": {"type": "string"},
         "as": _SEAT,
     }
@@ -131,6 +207,7 @@ SCENARIO_SCHEMA: dict[str, Any] = {
                 "save": _TEXT,
             },
         },
+        "setup": _SETUP,
         "script": {"type": "array", "items": {"$ref": "#/$defs/script_step"}},
         "after": {"type": "array", "items": {"$ref": "#/$defs/check_step"}},
     },
@@ -158,6 +235,10 @@ class ScenarioGame(Protocol):
     def log_for(self, seat: int) -> list[str]: ...
 
     def evaluate_expr(self, text: str, seat: int | None = None) -> Any: ...
+
+    def view(self, seat: int) -> dict[str, Any]: ...
+
+    def arrange(self, setup: Any = None, **parts: Any) -> None: ...
 
 
 class GameStarter(Protocol):
@@ -215,6 +296,8 @@ class Scenario:
     script: tuple[Step, ...]
     after: tuple[Step, ...]
     span: Span
+    # The position arranged after the start, before the script (the `setup:` block).
+    setup: Step | None = None
 
 
 class Status(StrEnum):
@@ -343,6 +426,9 @@ def load_scenario(
         script=tuple(script),
         after=tuple(after),
         span=Span(name),
+        setup=Step("setup", data["setup"], positions.key_span(("setup",)), "setup", 1)
+        if "setup" in data
+        else None,
     )
     return scenario, []
 
@@ -375,9 +461,30 @@ def _steps(
             problems.append(
                 Diagnostic(
                     BAD_STEP,
-                    f"`as` chooses whose view an `expect` or `expect_log` reads; "
-                    f"`{kind}` does not take it",
+                    f"`as` chooses whose view an `expect`, `expect_log`, `expect_no_log` or "
+                    f"`expect_view` reads; `{kind}` does not take it",
                     positions.key_span((section, index, "as")),
+                )
+            )
+            continue
+        if seat is None and kind in SEAT_REQUIRED:
+            problems.append(
+                Diagnostic(
+                    BAD_STEP,
+                    f"`{kind}` checks what one seat sees: say whose with `as: N`",
+                    span,
+                    hint=f"- {{{kind}: {{hides: [a_card#1]}}, as: 2}}",
+                )
+            )
+            continue
+        empty = _empty_check(kind, item[kind])
+        if empty is not None:
+            problems.append(
+                Diagnostic(
+                    EMPTY_CHECK,
+                    f"`{kind}`: {empty} checks nothing, so the line would always pass",
+                    positions.value_span((section, index, kind)),
+                    hint="name what must (or must not) be there, or drop the line",
                 )
             )
             continue
@@ -392,6 +499,28 @@ def _steps(
             )
         )
     return steps, problems
+
+
+def _empty_check(kind: str, value: JsonValue) -> str | None:
+    """What part of a check line checks nothing (an empty list, an empty substring).
+
+    >>> _empty_check("expect_decision", {"options_include": []})
+    'an empty `options_include`'
+    >>> _empty_check("expect_decision", {"seat": 1}) is None
+    True
+    """
+    if not isinstance(value, dict):
+        return None
+    lists = {
+        "expect_decision": ("options_include", "options_exclude"),
+        "expect_view": ("shows", "hides"),
+    }.get(kind, ())
+    for key in lists:
+        if value.get(key) == []:
+            return f"an empty `{key}`"
+    if kind == "expect_result" and value.get("reason") == "":
+        return "an empty `reason` (a substring of every reason)"
+    return None
 
 
 # ---------------------------------------------------------------------------- running
@@ -438,6 +567,11 @@ def run_scenario(ruleset: GameStarter, scenario: Scenario) -> Outcome:
 def play(game: ScenarioGame, scenario: Scenario) -> Outcome:
     """Run the script and the checks of ``scenario`` on ``game``."""
     run = 0
+    if scenario.setup is not None:
+        failed = _try(game, scenario, scenario.setup, run)
+        if failed is not None:
+            return failed
+        run += 1
     for step in scenario.script:
         failed = _try(game, scenario, step, run)
         if failed is not None:
@@ -506,6 +640,9 @@ def _failed(scenario: Scenario, step: Step, message: str, run: int) -> Outcome:
 def _do(game: ScenarioGame, step: Step) -> None:
     if step.kind == "choose":
         _choose(game, str(step.value))
+    elif step.kind == "setup":
+        assert isinstance(step.value, dict)
+        _setup(game, step.value)
     elif step.kind == "expect":
         assert isinstance(step.value, str)
         _expect(game, step.value, _check_seat(game, step.seat))
@@ -515,6 +652,12 @@ def _do(game: ScenarioGame, step: Step) -> None:
     elif step.kind == "expect_log":
         assert isinstance(step.value, str)
         _expect_log(game, step.value, _check_seat(game, step.seat))
+    elif step.kind == "expect_no_log":
+        assert isinstance(step.value, str)
+        _expect_no_log(game, step.value, _check_seat(game, step.seat))
+    elif step.kind == "expect_view":
+        assert isinstance(step.value, dict) and step.seat is not None
+        _expect_view(game, step.value, _check_seat(game, step.seat))
     elif step.kind == "expect_result":
         assert isinstance(step.value, dict)
         _expect_result(game, step.value)
@@ -660,6 +803,70 @@ def _expect_log(game: ScenarioGame, text: str, seat: int | None) -> None:
     recent = " | ".join(lines[-5:]) or "(empty)"
     whose = f"{_seat_name(seat)}'s log" if seat is not None else "the log"
     raise _StepFailed(f"{text!r} is not in {whose}; its last lines: {recent}")
+
+
+def _expect_no_log(game: ScenarioGame, text: str, seat: int | None) -> None:
+    lines = game.log if seat is None else game.log_for(seat)
+    found = next((line for line in lines if text in line), None)
+    if found is not None:
+        whose = f"{_seat_name(seat)}'s log" if seat is not None else "the log"
+        raise _StepFailed(f"{text!r} is in {whose}: {found!r}")
+
+
+def _expect_view(game: ScenarioGame, wanted: Mapping[str, JsonValue], seat: int | None) -> None:
+    """``shows``: names found in the seat's view; ``hides``: names found nowhere the seat
+    reads (its view, its log, the prompt and labels of a decision it is asked)."""
+    assert seat is not None
+    view = json.dumps(game.view(seat), ensure_ascii=False)
+    shows = wanted.get("shows") or []
+    assert isinstance(shows, list)
+    missing = [str(n) for n in shows if not _names_in(str(n), view)]
+    if missing:
+        raise _StepFailed(f"{_seat_name(seat)}'s view does not show {', '.join(missing)}")
+    hides = wanted.get("hides") or []
+    assert isinstance(hides, list)
+    decision = game.decision if game.result is None else None
+    asked = decision is not None and decision.seat == seat
+    places = [("view", view), ("log", "\n".join(game.log_for(seat)))]
+    if asked and decision is not None:
+        labels = [decision.prompt, *(o.label for o in decision.options)]
+        places.append(("decision", "\n".join(labels)))
+    for name in (str(n) for n in hides):
+        for where, text in places:
+            found = _find_name(name, text)
+            if found is not None:
+                start, end = max(0, found.start() - 50), found.end() + 50
+                shown = (
+                    ("..." if start else "") + text[start:end] + ("..." if end < len(text) else "")
+                )
+                raise _StepFailed(f"{_seat_name(seat)} can read {name!r} in its {where}: {shown}")
+
+
+def _find_name(name: str, text: str) -> re.Match[str] | None:
+    """Where ``name`` appears in ``text`` as a whole id or name (``ace#1`` is not in
+    ``space_ace#1``)."""
+    if name not in text:
+        return None
+    return re.search(rf"(?<![\w#]){re.escape(name)}(?![\w#])", text)
+
+
+def _names_in(name: str, text: str) -> bool:
+    """Does ``name`` appear in ``text`` as a whole id or name?
+
+    >>> _names_in("ace#1", '["space_ace#1"]'), _names_in("ace#1", '["ace#1"]')
+    (False, True)
+    """
+    return _find_name(name, text) is not None
+
+
+def _setup(game: ScenarioGame, value: Mapping[str, JsonValue]) -> None:
+    """Arrange the position a `setup:` block describes (seats counted from 1)."""
+    from rulecraft.interpreter.arrange import Arrangement
+
+    try:
+        game.arrange(Arrangement.read(value, first_seat=1))
+    except ValueError as err:
+        raise _StepFailed(str(err)) from None
 
 
 def _expect_result(game: ScenarioGame, wanted: Mapping[str, JsonValue]) -> None:
