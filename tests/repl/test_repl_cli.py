@@ -45,7 +45,7 @@ def test_an_unknown_ruleset_is_a_message_not_a_traceback(
     assert main(["play", "no-such-ruleset-anywhere", "--seat", "2=human"]) == 2
     err = capsys.readouterr().err
     assert "cannot load ruleset 'no-such-ruleset-anywhere'" in err
-    assert "rulesets found under rulesets/:" in err
+    assert "bundled rulesets: " in err and "tictactoe" in err
     assert "Traceback" not in err
 
 

@@ -136,7 +136,9 @@ def test_missing_path_is_a_usage_error(
 ) -> None:
     pipeline(returning())
     assert main(["validate", str(tmp_path / "nope")]) == 2
-    assert "no such file or directory" in capsys.readouterr().err
+    err = capsys.readouterr().err
+    assert "no such file, directory or bundled ruleset" in err
+    assert "bundled rulesets: " in err and "tictactoe" in err
 
 
 def test_no_path_or_bad_format_is_a_usage_error(capsys: pytest.CaptureFixture[str]) -> None:

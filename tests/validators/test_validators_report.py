@@ -16,9 +16,17 @@ from rulecraft.validators.report import (
     escape_github_data,
     escape_github_property,
     github_annotation,
+    help_uri,
     render,
     summary_line,
 )
+
+
+@pytest.fixture(autouse=True)
+def no_published_docs(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Reports point at the local docs unless a test publishes them."""
+    monkeypatch.delenv("RULECRAFT_DOCS_URL", raising=False)
+
 
 SOURCE = "name: x\nplayers:\n\tmax: 12\n"
 SOURCES = MappingSources({"b/ruleset.yaml": SOURCE})
@@ -60,7 +68,11 @@ def test_text_sorted_with_excerpt_caret_and_hint() -> None:
 
 def test_text_without_readable_source_has_no_excerpt(tmp_path: Path) -> None:
     text = render([RANGE], "text", sources=FileSources(tmp_path))
-    assert text.splitlines() == [str(RANGE.span) + ": error RC014: " + RANGE.message, "1 error"]
+    assert text.splitlines() == [
+        str(RANGE.span) + ": error RC014: " + RANGE.message,
+        "    see: rulecraft docs RC014",
+        "1 error",
+    ]
 
 
 def test_file_sources_read_from_disk(tmp_path: Path) -> None:
@@ -95,7 +107,9 @@ def test_json_round_trip() -> None:
         "code": "RC010",
         "message": "unknown key `mxa`",
         "hint": "did you mean `max`?",
+        "help_uri": help_uri("RC010"),
     }
+    assert document["diagnostics"][2]["help_uri"].endswith("errors.md#rc010")
 
 
 def test_github_escaping() -> None:

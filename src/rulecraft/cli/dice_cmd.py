@@ -1,7 +1,7 @@
 """`rulecraft dice EXPR`: the exact distribution of a dice pool, in the terminal or as JSON.
 
     rulecraft dice 3d6
-    rulecraft dice "2 white + 1 red" --ruleset rulesets/some_game --at-least success
+    rulecraft dice "2 white + 1 red" --ruleset GAME --at-least success   # bundled name or folder
     rulecraft dice "2 combat + 1 hit" --ruleset PATH --json
     rulecraft dice 4d6 --plot odds.png        # needs the optional extra rulecraft[plot]
 
@@ -19,6 +19,7 @@ from fractions import Fraction
 from pathlib import Path
 from typing import Any
 
+from rulecraft.cli.rulesets import bundled_listing, resolve_ruleset
 from rulecraft.dice import DiceSet, DiceSpecError, JointDistribution, Pool, PoolError, distribution
 
 _MAX_DICE = 400
@@ -36,10 +37,14 @@ def register(sub: Any) -> None:
         "dice",
         help="exact odds of a dice pool",
         description="Show the exact distribution and 'at least k' table of a dice pool.",
-        epilog="Examples: rulecraft dice 3d6; rulecraft dice '2 white + 1 red' --ruleset DIR",
+        epilog="Examples: rulecraft dice 3d6; rulecraft dice '2 white + 1 red' --ruleset GAME",
     )
     p.add_argument("expr", help="a pool such as '3d6', '2d6 + 1' or '2 white + 1 red'")
-    p.add_argument("--ruleset", metavar="PATH", help="read die types from PATH/ruleset.yaml")
+    p.add_argument(
+        "--ruleset",
+        metavar="RULESET",
+        help="read die types from a ruleset: a folder, its ruleset.yaml, or a bundled name",
+    )
     p.add_argument("--json", action="store_true", help="print JSON instead of a table")
     p.add_argument("--plot", metavar="FILE.png", help="also draw a chart (rulecraft[plot])")
     p.add_argument("--at-least", metavar="SYMBOL", help="show only this symbol")
@@ -80,9 +85,15 @@ def load_dice(path_text: str) -> DiceSet:
     from ruamel.yaml import YAML
     from ruamel.yaml.error import YAMLError
 
-    path = Path(path_text)
+    folder = resolve_ruleset(path_text)  # a bundled name stands for its folder
+    path = folder / "ruleset.yaml" if folder is not None else Path(path_text)
     if path.is_dir():
         path = path / "ruleset.yaml"
+    if not path.exists():
+        raise _UsageError(
+            f"no ruleset {path_text!r}: not a ruleset folder, a manifest, nor a bundled "
+            f"ruleset ({bundled_listing()})"
+        )
     try:
         data = YAML(typ="safe", pure=True).load(path.read_text(encoding="utf-8"))
     except OSError as error:

@@ -18,6 +18,7 @@ import tempfile
 from pathlib import Path
 from typing import Any
 
+from rulecraft.cli.rulesets import resolve_path
 from rulecraft.grammar.formatter import FormatError, format_source
 from rulecraft.grammar.parser import ParseFailed
 
@@ -28,7 +29,9 @@ def register(sub: Any) -> None:
         help="format .rcl files canonically",
         description="Rewrite .rcl files in the canonical style (folders: every *.rcl below).",
     )
-    p.add_argument("paths", nargs="+", metavar="PATH", help=".rcl files or folders")
+    p.add_argument(
+        "paths", nargs="+", metavar="PATH", help=".rcl files, folders or bundled ruleset names"
+    )
     p.add_argument(
         "--check", action="store_true", help="write nothing; exit 1 if a file would change"
     )
@@ -41,7 +44,7 @@ def collect_files(paths: list[str]) -> tuple[list[Path], list[str]]:
     files: list[Path] = []
     missing: list[str] = []
     for raw in paths:
-        path = Path(raw)
+        path = resolve_path(raw) or Path(raw)  # a bundled ruleset's name means its folder
         if path.is_dir():
             files.extend(sorted(p for p in path.rglob("*.rcl") if p.is_file()))
         elif path.is_file():

@@ -13,9 +13,10 @@ from collections.abc import Sequence
 
 from rulecraft import __version__
 from rulecraft.cli import (
-    bench_cmd,
     dice_cmd,
+    docs_cmd,
     fmt_cmd,
+    list_cmd,
     lsp_cmd,
     play_cmd,
     schema_cmd,
@@ -33,7 +34,8 @@ _COMMANDS = (
     simulate_cmd,
     solve_cmd,
     dice_cmd,
-    bench_cmd,
+    list_cmd,
+    docs_cmd,
     lsp_cmd,
     schema_cmd,
 )

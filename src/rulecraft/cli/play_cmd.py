@@ -18,6 +18,7 @@ from typing import Any, cast
 
 from rich.console import Console
 
+from rulecraft.cli.rulesets import bundled_listing
 from rulecraft.interpreter.game import default_ruleset
 from rulecraft.repl import terminal
 from rulecraft.repl.ports import AgentFactory, GameSource, PlayableGame, engine_agent_factory
@@ -76,18 +77,6 @@ class EngineSource:
         return cast(PlayableGame, Game.from_json(self.ruleset, data))
 
 
-def bundled_rulesets() -> list[str]:
-    """Names of the rulesets shipped in the repository's (or the wheel's) ``rulesets/``."""
-    import rulecraft
-
-    package = Path(rulecraft.__file__).resolve().parent
-    found: set[str] = set()
-    for folder in (package / "rulesets", package.parents[1] / "rulesets"):
-        if folder.is_dir():
-            found.update(p.parent.name for p in folder.glob("*/ruleset.yaml"))
-    return sorted(found)
-
-
 def load_source(name: str | None, factory: str | None) -> GameSource:
     """The ruleset to play; raises ``LookupError`` with a readable message on failure."""
     if factory:
@@ -109,10 +98,9 @@ def load_source(name: str | None, factory: str | None) -> GameSource:
             raise LookupError("this rulecraft has no engine yet (rulecraft.load is missing)")
         return EngineSource(loader(wanted), wanted)
     except Exception as exc:  # any failure to load becomes a message, never a traceback
-        names = bundled_rulesets()
-        listing = ", ".join(names) if names else "none"
+        # The bundled names, not a folder: outside the repository there is no rulesets/.
         raise LookupError(
-            f"cannot load ruleset {wanted!r}: {exc}\nrulesets found under rulesets/: {listing}"
+            f"cannot load ruleset {wanted!r}: {exc}\n{bundled_listing()} (`rulecraft list`)"
         ) from exc
 
 

@@ -17,6 +17,7 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
 
+from rulecraft.cli.rulesets import bundled_listing, resolve_path
 from rulecraft.diagnostics import Diagnostic, Span, has_errors
 from rulecraft.validators.report import OutputFormat, render
 
@@ -32,7 +33,12 @@ def register(sub: Any) -> None:
         help="check rulesets (.rcl files and ruleset.yaml manifests)",
         description="Check rulesets and report every problem with its file, line and column.",
     )
-    p.add_argument("paths", nargs="+", metavar="PATH", help="ruleset directories or files")
+    p.add_argument(
+        "paths",
+        nargs="+",
+        metavar="PATH",
+        help="ruleset folders or files, or bundled ruleset names (see `rulecraft list`)",
+    )
     p.add_argument(
         "--format",
         choices=[f.value for f in OutputFormat],
@@ -104,20 +110,30 @@ def _usage_error(message: str) -> int:
     return 2
 
 
+def _resolve(texts: Sequence[str]) -> tuple[list[Path], list[str]]:
+    """The paths to check (a bundled ruleset's name stands for its folder) and the unknown."""
+    found = [(text, resolve_path(text)) for text in texts]
+    return [p for _, p in found if p is not None], [t for t, p in found if p is None]
+
+
 def run(args: argparse.Namespace) -> int:
-    paths = [Path(p) for p in args.paths]
-    missing = [str(p) for p in paths if not p.exists()]
+    paths, missing = _resolve(args.paths)
     if missing:
-        return _usage_error(f"no such file or directory: {', '.join(missing)}")
+        return _usage_error(
+            f"no such file, directory or bundled ruleset: {', '.join(missing)} "
+            f"({bundled_listing()})"
+        )
     output_format = OutputFormat(args.format)
     lang: str | None = getattr(args, "lang", None)
     try:
         validate_paths = _load_pipeline()
-        options: dict[str, str] = {}
+        options: dict[str, Any] = {}
         if lang is not None:
             if not _accepts_keyword(validate_paths, "lang"):
                 return _usage_error("--lang is not supported by this version's validator")
             options["lang"] = lang
+        if _accepts_keyword(validate_paths, "relative_to"):
+            options["relative_to"] = Path.cwd()
         diagnostics = list(validate_paths(paths, **options))
         if not all(isinstance(d, Diagnostic) for d in diagnostics):
             raise TypeError("validate_paths returned something other than diagnostics")
@@ -125,7 +141,11 @@ def run(args: argparse.Namespace) -> int:
         if os.environ.get("RULECRAFT_DEBUG"):
             traceback.print_exc()
         diagnostics = [internal_error(error, paths)]
-    print(render(diagnostics, output_format))
+    try:
+        print(render(diagnostics, output_format), flush=True)
+    except BrokenPipeError:
+        # The reader (`| head`) left early: not an error, and no traceback on exit.
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
     graph_target: Path | None = getattr(args, "story_graph", None)
     if graph_target is not None:
         try:

@@ -135,7 +135,8 @@ class _Builder(Transformer[Token, Any]):
     def _span_of_token(self, tok: Token) -> Span:
         line = (tok.line or 1) + self.line_offset
         col = tok.column or 1
-        end_col = tok.end_column
+        # Lark's end column is one past the token; a Span's end is its last character.
+        end_col = tok.end_column - 1 if tok.end_column is not None else None
         if (tok.line or 1) == 1 or self.every_line:
             col += self.column_offset
             if end_col is not None:
@@ -551,7 +552,11 @@ class _Builder(Transformer[Token, Any]):
         return ast.Index(self._span(c), c[0], c[1])
 
     def qty(self, c: list[Any]) -> ast.Qty:
-        return ast.Qty(self._span(c), c[0], str(c[1]))
+        # From the amount to the end of the unit, so a diagnostic about the unit can point
+        # at the unit (the compiler takes the span's last len(unit) characters).
+        start, unit = self._span(c), self._span_of_token(c[1])
+        span = Span(start.file, start.line, start.column, unit.end_line, unit.end_column)
+        return ast.Qty(span, c[0], str(c[1]))
 
     def neg(self, c: list[Any]) -> ast.Unary:
         return ast.Unary(self._span(c), "-", c[0])

@@ -1004,7 +1004,7 @@ class Compiler:
             event, sign = RESOURCE_VERBS[v]
             parts = self.qty_parts(s.value, scope)
             for unit, _ in parts:
-                self._check_unit(unit, s.value.span)
+                self._check_unit(unit, _unit_span(s.value, unit) or s.value.span)
             owner_ast = s.target if v in ("gain", "suffer", "deal") else s.source
             owner = self.expr(owner_ast, scope) if owner_ast is not None else None
             if v == "deal" and owner is None:
@@ -1976,6 +1976,18 @@ def _emptiness_test(cond: ast.Expr) -> bool | None:
         and cond.args[0].name == "it"
     ):
         return not negated
+    return None
+
+
+def _unit_span(e: ast.Expr, unit: str) -> Span | None:
+    """Where ``unit`` is written in an amount such as ``1 glod`` or ``2 gold + 1 glod``: the
+    last ``len(unit)`` characters of its quantity's span (the parser ends it at the unit)."""
+    if isinstance(e, ast.Qty) and e.unit == unit and e.span.end_column is not None:
+        line = e.span.end_line or e.span.line
+        start = max(1, e.span.end_column - len(unit) + 1)
+        return Span(e.span.file, line, start, line, e.span.end_column)
+    if isinstance(e, ast.Binary) and e.op == "+":
+        return _unit_span(e.left, unit) or _unit_span(e.right, unit)
     return None
 
 

@@ -9,9 +9,10 @@ from __future__ import annotations
 
 import gc
 import json
+import os
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from importlib import resources
 from pathlib import Path
 from typing import Any
@@ -19,6 +20,7 @@ from typing import Any
 from rulecraft.diagnostics import Diagnostic, Severity, Span
 from rulecraft.grammar import ast
 from rulecraft.grammar.parser import parse_source
+from rulecraft.validators.limits import component_limits, define_cycles, manifest_consistency
 from rulecraft.validators.schema_check import check_schema
 from rulecraft.validators.yaml_source import PositionMap, load_yaml
 
@@ -76,6 +78,10 @@ def _read_rcl(path: Path, shown: str) -> tuple[str | None, list[Diagnostic]]:
         ]
     if text.startswith("\ufeff"):
         text = text[1:]
+    if "\r" in text:
+        # Windows (CR LF) and old Mac (CR alone) line endings: without this, a CR-only file
+        # read as one line, all of it a comment after the first '#'.
+        text = text.replace("\r\n", "\n").replace("\r", "\n")
     if not text.strip():
         return text, [
             Diagnostic("RC107", "this file is empty", Span(shown), Severity.WARNING, "remove it")
@@ -214,41 +220,91 @@ def _check_ruleset(root: Path, lang: str | None) -> CheckedRuleset:
         return CheckedRuleset(root, None, [], None, diagnostics)
     schema_problems = check_schema(data, manifest_schema(), positions, shown)
     diagnostics.extend(schema_problems)
+    diagnostics.extend(manifest_consistency(data, positions))
     files = data.get("files")
     patterns = [str(p) for p in files] if isinstance(files, list) else ["**/*.rcl"]
     units, parse_problems = parse_files(
         root, patterns, shown, lambda i: positions.value_span(("files", i))
     )
     diagnostics.extend(parse_problems)
-    program = None
-    compiler = None
-    if not any(d.severity == Severity.ERROR for d in schema_problems):
+    diagnostics.extend(define_cycles(units))
+    schema_ok = not any(d.severity == Severity.ERROR for d in schema_problems)
 
-        def locate(path: tuple[Any, ...], positions: PositionMap = positions) -> Span:
-            return positions.value_span(path)
+    def locate(path: tuple[Any, ...], positions: PositionMap = positions) -> Span:
+        return positions.value_span(path)
 
-        try:
-            manifest_lines = manifest_path.read_text("utf-8").splitlines()
-        except (OSError, UnicodeDecodeError):
-            manifest_lines = []
-        compiler = Compiler(data, units, shown, locate, manifest_lines)
-        try:
-            program = compiler.compile()
-        except RecursionError:
-            diagnostics.append(
-                Diagnostic("RC104", "an expression is nested too deeply to compile", Span(shown))
-            )
-        diagnostics.extend(compiler.diags)
-        from rulecraft.validators.semantic import story_checks, translation_checks
-
-        diagnostics.extend(story_checks(compiler))
-        if lang is not None:
-            diagnostics.extend(translation_checks(units, data, lang, shown))
-        if any(d.severity == Severity.ERROR for d in diagnostics):
-            program = None
+    try:
+        manifest_lines = manifest_path.read_text("utf-8").splitlines()
+    except (OSError, UnicodeDecodeError):
+        manifest_lines = []
+    compiler, program, semantic = _compile(
+        lambda: Compiler(data, units, shown, locate, manifest_lines), shown, schema_ok
+    )
+    diagnostics.extend(semantic)
+    if lang is not None:
+        diagnostics.extend(_language_checks(units, data, lang, shown, positions))
+    if not schema_ok or any(d.severity == Severity.ERROR for d in diagnostics):
+        program = None
     if program is not None:
         object.__setattr__(program, "root", str(root))
     return CheckedRuleset(root, data, units, program, _dedupe(diagnostics), compiler)
+
+
+def _compile(
+    make_compiler: Callable[[], Any], shown: str, schema_ok: bool
+) -> tuple[Any, Any, list[Diagnostic]]:
+    """The compiler, the program and the compiler's and story checks' diagnostics.
+
+    The compiler runs even when the manifest breaks the schema, so a misspelt key does not
+    hide the mistakes of the ``.rcl`` files; such a manifest may break the compiler's
+    assumptions, and then its schema errors are the report.  A valid manifest has no such
+    excuse: the crash is a bug and propagates (``validate`` turns it into RC999)."""
+    from rulecraft.validators.semantic import story_checks
+
+    compiler = None
+    program = None
+    found: list[Diagnostic] = []
+    try:
+        compiler = make_compiler()
+        try:
+            program = compiler.compile()
+        except RecursionError:
+            found.append(
+                Diagnostic("RC104", "an expression is nested too deeply to compile", Span(shown))
+            )
+        found.extend(compiler.diags)
+        found.extend(story_checks(compiler))
+        found.extend(component_limits(compiler))
+    except Exception:
+        if schema_ok:
+            raise
+        return None, None, list(compiler.diags) if compiler is not None else []
+    return compiler, program, found
+
+
+def _language_checks(
+    units: list[ast.Unit], data: dict[str, Any], lang: str, shown: str, positions: PositionMap
+) -> list[Diagnostic]:
+    """RC241 once when the ruleset does not declare ``lang``, else RC240 per untranslated text.
+
+    A language the ruleset never claims to speak would otherwise give one warning per text
+    (hundreds), burying the one fact that matters."""
+    from rulecraft.validators.semantic import translation_checks
+
+    languages = data.get("languages")
+    if isinstance(languages, list) and languages and lang not in languages:
+        declared = ", ".join(str(x) for x in languages)
+        where = positions.value_span(("languages",))
+        return [
+            Diagnostic(
+                "RC241",
+                f"this ruleset has no {lang!r} texts: its languages are {declared}",
+                where,
+                hint=f"check another language, or add {lang} to languages: and translate "
+                "the texts (then --lang lists each one missing)",
+            )
+        ]
+    return translation_checks(units, data, lang, shown)
 
 
 def _dedupe(diags: list[Diagnostic]) -> list[Diagnostic]:
@@ -269,10 +325,15 @@ def find_rulesets(path: Path) -> list[Path]:
     return sorted(p.parent for p in path.glob(f"*/{MANIFEST}"))
 
 
-def validate_paths(paths: list[Path], lang: str | None = None) -> list[Diagnostic]:
+def validate_paths(
+    paths: list[Path], lang: str | None = None, relative_to: Path | None = None
+) -> list[Diagnostic]:
     """Every problem in the rulesets at ``paths`` (folders, or files inside a ruleset).
 
-    With ``lang``, also every text that has no translation into that language."""
+    With ``lang``, also every text that has no translation into that language.  Files are
+    named relative to their ruleset's parent folder, or with ``relative_to`` (the CLI gives
+    the working folder) relative to that folder when below it, else absolute: then the
+    names open from where the command ran, and CI annotations attach to the file."""
     out: list[Diagnostic] = []
     for path in paths:
         path = Path(path)
@@ -281,14 +342,16 @@ def validate_paths(paths: list[Path], lang: str | None = None) -> list[Diagnosti
             while root != root.parent and not (root / MANIFEST).is_file():
                 root = root.parent
             if (root / MANIFEST).is_file():
-                out.extend(check_ruleset(root, lang).diagnostics)
+                found = check_ruleset(root, lang).diagnostics
+                out.extend(_rebased(found, root.parent, relative_to))
             elif path.suffix == ".rcl":
                 text, problems = _read_rcl(path, str(path))
-                out.extend(problems)
                 if text is not None:
-                    out.extend(parse_source(text, str(path))[1])
+                    problems.extend(parse_source(text, str(path))[1])
+                out.extend(_rebased(problems, Path(), relative_to))
             else:
-                out.append(Diagnostic("RC001", "not part of a ruleset", Span(str(path))))
+                not_ours = Diagnostic("RC001", "not part of a ruleset", Span(str(path)))
+                out.extend(_rebased([not_ours], Path(), relative_to))
             continue
         roots = find_rulesets(path)
         if not roots:
@@ -301,5 +364,23 @@ def validate_paths(paths: list[Path], lang: str | None = None) -> list[Diagnosti
                 )
             )
         for root in roots:
-            out.extend(check_ruleset(root, lang).diagnostics)
+            out.extend(_rebased(check_ruleset(root, lang).diagnostics, root.parent, relative_to))
+    return out
+
+
+def _rebased(
+    diagnostics: list[Diagnostic], base: Path, relative_to: Path | None
+) -> list[Diagnostic]:
+    """``diagnostics`` with file names (relative to ``base``) made relative to ``relative_to``."""
+    if relative_to is None:
+        return diagnostics
+    anchor = Path(os.path.abspath(relative_to))
+    out = []
+    for d in diagnostics:
+        where = Path(os.path.abspath(base / d.span.file))
+        try:
+            shown = where.relative_to(anchor).as_posix()
+        except ValueError:
+            shown = str(where)
+        out.append(replace(d, span=replace(d.span, file=shown)))
     return out

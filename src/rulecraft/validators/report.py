@@ -4,8 +4,9 @@ Every format sorts diagnostics by file, line and column first.
 
 >>> from rulecraft.diagnostics import Diagnostic, Span
 >>> found = [Diagnostic("RC011", "missing key `name`", Span("ruleset.yaml", 1, 1))]
->>> print(render(found, "text", sources=NoSources()))
+>>> print(render(found, "text", sources=NoSources()))  # doctest: +ELLIPSIS
 ruleset.yaml:1:1: error RC011: missing key `name`
+    see: ...RC011...
 1 error
 >>> print(render([], "text"))
 no problems found
@@ -14,6 +15,7 @@ no problems found
 from __future__ import annotations
 
 import json
+import os
 from collections.abc import Mapping, Sequence
 from enum import StrEnum
 from pathlib import Path, PurePath
@@ -92,8 +94,9 @@ CODE_DESCRIPTIONS: Mapping[str, str] = MappingProxyType(
         "RC223": "enum value shadowed by a zone or resource",
         "RC230": "unreachable story entry",
         "RC231": "story path that goes nowhere",
-        "RC240": "missing translation",
         "RC232": "no reachable ending",
+        "RC240": "missing translation",
+        "RC241": "language the ruleset does not declare",
         "RC999": "internal error in rulecraft",
     }
 )
@@ -112,6 +115,72 @@ def describe_code(code: str, descriptions: Mapping[str, str] = CODE_DESCRIPTIONS
     if code in descriptions:
         return descriptions[code]
     return _FAMILY_DESCRIPTIONS.get(code[:3], "problem")
+
+
+DOCS_URL_VARIABLE = "RULECRAFT_DOCS_URL"
+"""Where the docs site is published (``mkdocs build`` output served over HTTP), if anywhere."""
+
+ERRORS_PAGE = "errors"
+
+
+def package_folder() -> Path:
+    """The installed ``rulecraft`` package folder."""
+    return Path(__file__).resolve().parent.parent
+
+
+def docs_folder() -> Path | None:
+    """The Markdown docs: in the wheel as ``rulecraft/docs``, or the checkout's ``docs/``."""
+    for candidate in (package_folder() / "docs", package_folder().parents[1] / "docs"):
+        if (candidate / f"{ERRORS_PAGE}.md").is_file():
+            return candidate
+    return None
+
+
+def site_folder() -> Path | None:
+    """The built docs site (``mkdocs build`` writes ``site/`` in the checkout), if built."""
+    candidate = package_folder().parents[1] / "site"
+    return candidate if (candidate / "index.html").is_file() else None
+
+
+def code_anchor(code: str) -> str:
+    """The anchor of a code on the errors page: ``RC201`` -> ``rc201``."""
+    return code.lower()
+
+
+def page_uri(page: str, anchor: str = "") -> str:
+    """Where a docs page (``"errors"``, ``"rulesets/sparks"``) can be read, with an anchor.
+
+    ``$RULECRAFT_DOCS_URL`` (a published site) first, then the built site, then the Markdown
+    file; the last two as ``file:`` URIs, which terminals and SARIF viewers open.
+    """
+    fragment = f"#{anchor}" if anchor else ""
+    base = os.environ.get(DOCS_URL_VARIABLE, "").strip()
+    if base:
+        return f"{base.rstrip('/')}/{page}/{fragment}"
+    site = site_folder()
+    if site is not None:
+        return (site / page / "index.html").as_uri() + fragment
+    docs = docs_folder()
+    if docs is not None:
+        return (docs / f"{page}.md").as_uri() + fragment
+    return f"{page}.md{fragment}"
+
+
+def help_uri(code: str) -> str:
+    """The URI of a code's entry on the errors page (SARIF ``helpUri``)."""
+    return page_uri(ERRORS_PAGE, code_anchor(code))
+
+
+def help_reference(code: str) -> str:
+    """What the text report says to read about a code: the published page when there is
+    one (``$RULECRAFT_DOCS_URL``), else the command that explains it offline.
+
+    >>> help_reference("RC201").endswith("RC201") or help_reference("RC201").endswith("rc201")
+    True
+    """
+    if os.environ.get(DOCS_URL_VARIABLE, "").strip():
+        return help_uri(code)
+    return f"rulecraft docs {code}"
 
 
 class SourceLines(Protocol):
@@ -234,6 +303,7 @@ def format_diagnostic(diagnostic: Diagnostic, sources: SourceLines) -> str:
         lines.append(f"    {_caret_line(source, span.column, single_line_end)}")
     if diagnostic.hint:
         lines.append(f"    hint: {diagnostic.hint}")
+    lines.append(f"    see: {help_reference(diagnostic.code)}")
     return "\n".join(lines)
 
 
@@ -256,6 +326,7 @@ def diagnostic_to_dict(diagnostic: Diagnostic) -> dict[str, Any]:
         "code": diagnostic.code,
         "message": diagnostic.message,
         "hint": diagnostic.hint,
+        "help_uri": help_uri(diagnostic.code),
     }
 
 
@@ -302,6 +373,8 @@ def github_annotation(diagnostic: Diagnostic) -> str:
     message = diagnostic.message
     if diagnostic.hint:
         message += f"\nhint: {diagnostic.hint}"
+    if os.environ.get(DOCS_URL_VARIABLE, "").strip():
+        message += f"\nsee: {help_uri(diagnostic.code)}"  # only a published page is a link
     return f"::{_GITHUB_COMMANDS[diagnostic.severity]} {joined}::{escape_github_data(message)}"
 
 
@@ -319,9 +392,17 @@ _SARIF_LEVELS = {Severity.ERROR: "error", Severity.WARNING: "warning", Severity.
 SARIF_SCHEMA = "https://json.schemastore.org/sarif-2.1.0.json"
 
 
-def _artifact_uri(file: str) -> str:
-    # SARIF wants a URI reference; relative paths stay relative (to the repository root).
-    return quote(PurePath(file).as_posix(), safe="/:")
+SARIF_BASE_ID = "SRCROOT"
+"""The ``uriBaseId`` relative file names resolve against: the folder validate ran in."""
+
+
+def _artifact_location(file: str) -> dict[str, str]:
+    # A relative name resolves against SRCROOT (the working folder, normally the
+    # repository root, which is what code scanning expects); an absolute one is a file: URI.
+    path = PurePath(file)
+    if path.is_absolute():
+        return {"uri": Path(file).as_uri()}
+    return {"uri": quote(path.as_posix(), safe="/"), "uriBaseId": SARIF_BASE_ID}
 
 
 def sarif_document(
@@ -335,7 +416,8 @@ def sarif_document(
             "id": code,
             "name": code,
             "shortDescription": {"text": describe_code(code, descriptions)},
-            "help": {"text": f"See {code} in docs/errors.md."},
+            "help": {"text": f"See {code} in docs/errors.md (rulecraft docs {code})."},
+            "helpUri": help_uri(code),
         }
         for code in codes
     ]
@@ -359,7 +441,7 @@ def sarif_document(
                 "locations": [
                     {
                         "physicalLocation": {
-                            "artifactLocation": {"uri": _artifact_uri(span.file)},
+                            "artifactLocation": _artifact_location(span.file),
                             "region": region,
                         }
                     }
@@ -377,6 +459,9 @@ def sarif_document(
                         "version": __version__,
                         "rules": rules,
                     }
+                },
+                "originalUriBaseIds": {
+                    SARIF_BASE_ID: {"uri": Path.cwd().as_uri().rstrip("/") + "/"}
                 },
                 "results": results,
             }

@@ -154,6 +154,9 @@ def story_graph(comp: Compiler) -> StoryGraph:
     return graph
 
 
+_COMPARISONS = frozenset({"==", "!=", "<", "<=", ">", ">=", "in"})
+
+
 def _texts(node: object) -> Iterator[tuple[ast.Text, object]]:
     """Every translatable text in a syntax tree, with the node that holds it."""
     if isinstance(node, ast.Text):
@@ -162,6 +165,12 @@ def _texts(node: object) -> Iterator[tuple[ast.Text, object]]:
     if isinstance(node, tuple | list):
         for x in node:
             yield from _texts(x)
+        return
+    if isinstance(node, ast.Binary) and node.op in _COMPARISONS:
+        # `unit == "points"` compares with a value, not a text shown to anyone.
+        for side in (node.left, node.right):
+            if not isinstance(side, ast.TextLit):
+                yield from _texts(side)
         return
     fields = getattr(node, "__dataclass_fields__", None)
     if fields is None:
