@@ -30,6 +30,7 @@ from rulecraft.interpreter.program import (
     ModifierSpec,
     PhaseSpec,
     Placement,
+    PlanSpec,
     PolicySpec,
     Program,
     ResourceSpec,
@@ -1659,6 +1660,20 @@ class Compiler:
         return trig, mods, grants
 
     # ------------------------------------------------------------------ flow
+    def _plan_spec(self, plan: Any, index: int, scope: Scope) -> PlanSpec | None:
+        """A phase's ``plan:`` (``true`` or its options), or ``None`` for a plain phase."""
+        if not plan:
+            return None
+        options = plan if isinstance(plan, dict) else {}
+        execute_if = self._manifest_expr(
+            options.get("execute_if"), ("flow", "phases", index, "plan", "execute_if"), scope
+        )
+        return PlanSpec(
+            execute_if=execute_if,
+            execute_label=_text(options.get("execute_label"), "Execute the plan"),
+            reset_label=_text(options.get("reset_label"), "Reset the plan"),
+        )
+
     def _compile_flow(self) -> tuple[int, dict[str, Any], tuple[PhaseSpec, ...]]:
         flow = self.m.get("flow") or {}
         scope = Scope({"you"})
@@ -1688,6 +1703,7 @@ class Compiler:
                     distinct=bool(ph.get("distinct", False)),
                     mandatory=bool(ph.get("mandatory", False)),
                     pass_label=_text(ph.get("pass_label"), "End turn"),
+                    plan=self._plan_spec(ph.get("plan"), i, scope),
                 )
             )
             bodies.append(body)

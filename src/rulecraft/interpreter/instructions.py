@@ -11,6 +11,7 @@ from __future__ import annotations
 from typing import Any
 
 from rulecraft.interpreter import engine as E
+from rulecraft.interpreter import plan
 from rulecraft.interpreter.engine import Ctx, RuleError
 from rulecraft.interpreter.program import ExprFn, Instr
 
@@ -467,11 +468,14 @@ def _menu(index: int) -> Instr:
                 if ctx.log is not None:
                     ctx.say(f"Player {seat + 1}: {E.text_of(ctx, phase.pass_label)}")
                 return
+            if ans[0] == plan.PLAN_ANSWER and phase.plan is not None:
+                plan.answer(ctx, ans[1], phase.plan)
+                return
             used = st["used"]
             done = int(used.get("phase|count", 0)) + 1
             used["phase|count"] = done
-            if phase.max_actions is None or done < phase.max_actions:
-                _stay(ctx)  # come back to the menu after the action
+            if phase.plan is not None or phase.max_actions is None or done < phase.max_actions:
+                _stay(ctx)  # come back to the menu after the action (a plan's, always)
             if ans[0] == "act":
                 act = prog.actions[ans[1]]
                 local: dict[str, Any] = {"you": you, "this": None}
@@ -519,15 +523,21 @@ def _menu(index: int) -> Instr:
                 E.push(ctx, ab.routine, local)
             return
         done = int(st["used"].get("phase|count", 0))
-        if phase.max_actions is not None and done >= phase.max_actions:
+        used_up = phase.max_actions is not None and done >= phase.max_actions
+        if used_up and phase.plan is None:
             return  # the phase's actions are used up: it ends without asking
-        options = menu_options(ctx, index)
-        if not phase.mandatory:
+        options = [] if used_up else menu_options(ctx, index)
+        if phase.plan is not None:
+            # A plan ends by being executed (or reset), never by passing.
+            options.extend(plan.options(ctx, phase.plan, done))
+        elif not phase.mandatory:
             options.append(["pass", E.text_of(ctx, phase.pass_label), ["pass"]])
         if not options:
             return  # nothing to do: the phase ends
         E.ask(ctx, seat, E.text_of(ctx, phase.label) or "Your action", options, "action")
         _stay(ctx)
+        if phase.plan is not None and st["pending"] is not None:
+            plan.remember_start(ctx, index)
 
     return menu
 

@@ -184,6 +184,16 @@ class EntryDef:
 
 
 @dataclass(frozen=True, slots=True)
+class PlanSpec:
+    """A phase played as a plan: the player may reset it to its start (a snapshot kept in
+    the state) and ends it by executing it, offered only while ``execute_if`` holds."""
+
+    execute_if: ExprFn | None
+    execute_label: dict[str, str]
+    reset_label: dict[str, str]
+
+
+@dataclass(frozen=True, slots=True)
 class PhaseSpec:
     name: str
     label: dict[str, str]
@@ -193,6 +203,7 @@ class PhaseSpec:
     distinct: bool
     mandatory: bool
     pass_label: dict[str, str]
+    plan: PlanSpec | None = None
 
 
 @dataclass(frozen=True, slots=True)
