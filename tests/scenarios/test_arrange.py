@@ -52,6 +52,24 @@ def test_cards_go_on_top_in_order_and_the_decision_asks_again(dicey: rulecraft.R
     ]
 
 
+def test_a_zone_can_be_given_exactly(dicey: rulecraft.Ruleset) -> None:
+    """`others_to`: the cards the zone held go there first, so it holds exactly `cards`."""
+    game = fresh(dicey)
+    game.arrange(zones={"bag": {"cards": ["opal#1"], "others_to": "table"}})
+    assert game.state["zones"]["z:bag"] == ["opal#1"]
+    assert game.state["zones"]["z:table"] == ["ruby#1", "ruby#2"]
+    assert game.state["zones"]["z:hand@1"] == []  # opal#1 left Player 2's hand
+    text = HEAD + (
+        "setup:\n  zones: {hand: {1: {cards: [ruby#2], others_to: bag}}}\n"
+        "script:\n  - expect_decision: {options_include: [act:show:ruby#2], "
+        "options_exclude: [act:show:opal#2]}\n  - stop: x\n"
+    )
+    outcome = run_text(dicey, text)
+    assert outcome.passed, outcome.message
+    with pytest.raises(ValueError, match=r"zones.bag.others_to: every player has a hand"):
+        game.arrange(zones={"bag": {"cards": [], "others_to": "hand"}})
+
+
 def test_card_player_and_game_state(dicey: rulecraft.Ruleset) -> None:
     game = fresh(dicey)
     game.arrange(

@@ -37,6 +37,7 @@ __all__ = [
     "Arrangement",
     "CardSetup",
     "HolderSetup",
+    "ZoneFill",
     "apply",
     "forced_face",
     "forced_roll",
@@ -59,6 +60,16 @@ class _Missing:
 
 
 MISSING: Any = _Missing()
+
+
+@dataclass(frozen=True, slots=True)
+class ZoneFill:
+    """Cards put on top of a zone in order (the last one on top).  With ``others_to``, the
+    zone holds exactly ``cards`` afterwards: the cards it held before go, in order, on top
+    of that shared zone first."""
+
+    cards: tuple[str, ...] = ()
+    others_to: str | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -91,13 +102,15 @@ class Arrangement:
     """A position to arrange (seats counted from 0).
 
     ``zones`` maps a zone name (or a map space) to the cards put on top of it in order, the
-    last one listed on top; a zone every player has maps each seat to its cards.  ``dice``
+    last one listed on top (a :class:`ZoneFill`; read from a list, or from ``{cards,
+    others_to}`` to say what the zone holds exactly); a zone every player has maps each
+    seat to its cards.  ``dice``
     maps a die name to the faces its next rolls show (a number for a plain die, a symbol,
     a list of symbols, or ``blank``).  ``active`` and ``phase`` start that phase of that
     seat's turn (the phase's start rules run, then the rest of the arrangement applies).
     """
 
-    zones: Mapping[str, Sequence[str] | Mapping[int, Sequence[str]]] = field(default_factory=dict)
+    zones: Mapping[str, ZoneFill | Mapping[int, ZoneFill]] = field(default_factory=dict)
     cards: Mapping[str, CardSetup] = field(default_factory=dict)
     players: Mapping[int, HolderSetup] = field(default_factory=dict)
     game: HolderSetup | None = None
@@ -122,15 +135,15 @@ class Arrangement:
             raise ValueError(
                 f"setup: unknown key {unknown[0]!r}{also}; known: {', '.join(SETUP_KEYS)}"
             )
-        zones: dict[str, Sequence[str] | Mapping[int, Sequence[str]]] = {}
+        zones: dict[str, ZoneFill | Mapping[int, ZoneFill]] = {}
         for name, cards in (data.get("zones") or {}).items():
-            if isinstance(cards, Mapping):
+            if isinstance(cards, Mapping) and not _is_fill(cards):
                 zones[str(name)] = {
-                    _seat(s, first_seat, f"zones.{name}"): _names(c, f"zones.{name}.{s}")
+                    _seat(s, first_seat, f"zones.{name}"): _fill(c, f"zones.{name}.{s}")
                     for s, c in cards.items()
                 }
             else:
-                zones[str(name)] = _names(cards, f"zones.{name}")
+                zones[str(name)] = _fill(cards, f"zones.{name}")
         active = data.get("active")
         phase = data.get("phase")
         return cls(
@@ -155,6 +168,22 @@ def _seat(value: Any, first_seat: int, where: str) -> int:
     if isinstance(value, bool) or seat < first_seat:
         raise ValueError(f"setup: {where}: {value!r} is not a seat (seats count from {first_seat})")
     return seat - first_seat
+
+
+def _is_fill(value: Mapping[Any, Any]) -> bool:
+    return any(key in ("cards", "others_to") for key in value)
+
+
+def _fill(value: Any, where: str) -> ZoneFill:
+    """A zone's new cards: a list, or ``{cards: [...], others_to: ZONE}``."""
+    if not isinstance(value, Mapping):
+        return ZoneFill(_names(value, where))
+    _known_keys(value, ("cards", "others_to"), where)
+    others = value.get("others_to")
+    return ZoneFill(
+        _names(value.get("cards") or (), f"{where}.cards"),
+        None if others is None else str(others),
+    )
 
 
 def _names(value: Any, where: str) -> tuple[str, ...]:
@@ -227,12 +256,12 @@ def apply(ctx: Ctx, plan: Arrangement) -> None:
     _check(ctx, plan)
     if plan.active is not None or plan.phase is not None:
         _start_phase(ctx, plan.active, plan.phase)
-    for name, cards in plan.zones.items():
-        if isinstance(cards, Mapping):
-            for seat, seat_cards in cards.items():
-                _put(ctx, _zone_key(ctx, name, seat), seat_cards)
+    for name, fills in plan.zones.items():
+        if isinstance(fills, Mapping):
+            for seat, fill in fills.items():
+                _put(ctx, _zone_key(ctx, name, seat), fill)
         else:
-            _put(ctx, _zone_key(ctx, name, None), cards)
+            _put(ctx, _zone_key(ctx, name, None), fills)
     for cid, card in plan.cards.items():
         _set_card(ctx, cid, card)
     for seat, holder in plan.players.items():
@@ -253,14 +282,15 @@ def _check(ctx: Ctx, plan: Arrangement) -> None:
     """Every name and seat of ``plan`` exists (raises ``ValueError`` before any change)."""
     st = ctx.st
     prog = ctx.prog
-    for name, cards in plan.zones.items():
-        seats: Iterable[int | None] = cards.keys() if isinstance(cards, Mapping) else [None]
+    for name, fills in plan.zones.items():
+        seats: Iterable[int | None] = fills.keys() if isinstance(fills, Mapping) else [None]
         for seat in seats:
             _zone_key(ctx, name, seat)
-        lists = cards.values() if isinstance(cards, Mapping) else [cards]
-        for listed in lists:
-            for cid in listed:
+        for fill in fills.values() if isinstance(fills, Mapping) else [fills]:
+            for cid in fill.cards:
                 _card_id(ctx, cid)
+            if fill.others_to is not None:
+                _zone_key(ctx, fill.others_to, None, f"zones.{name}.others_to")
     for cid, card in plan.cards.items():
         _card_id(ctx, cid)
         kind = prog.kinds.get(prog.defs[st["comps"][cid]["d"]].kind)
@@ -330,9 +360,10 @@ def _card_id(ctx: Ctx, cid: str) -> str:
     return cid
 
 
-def _zone_key(ctx: Ctx, name: str, seat: int | None) -> str:
+def _zone_key(ctx: Ctx, name: str, seat: int | None, where: str = "") -> str:
     """The state key of zone ``name`` (of ``seat`` for a zone every player has), or of the
     map space ``name``."""
+    where = where or f"zones.{name}"
     prog = ctx.prog
     spec = prog.zones.get(name)
     if spec is None:
@@ -340,16 +371,15 @@ def _zone_key(ctx: Ctx, name: str, seat: int | None) -> str:
             return f"s:{name}"
         hint = did_you_mean(name, prog.zones)
         also = f" (did you mean {hint!r}?)" if hint else ""
-        raise ValueError(f"setup: zones: no zone or map space {name!r}{also}")
+        raise ValueError(f"setup: {where}: no zone or map space {name!r}{also}")
     if spec.per_player and seat is None:
         raise ValueError(
-            f"setup: zones.{name}: every player has a {name}: say whose, "
-            f"as a mapping from seat to cards"
+            f"setup: {where}: every player has a {name}: say whose, as a mapping from seat to cards"
         )
     if not spec.per_player and seat is not None:
-        raise ValueError(f"setup: zones.{name}: the {name} is shared: list its cards")
+        raise ValueError(f"setup: {where}: the {name} is shared: list its cards")
     if seat is not None:
-        _check_seat(ctx, seat, f"zones.{name}")
+        _check_seat(ctx, seat, where)
     return E.zone_key(prog, name, seat)
 
 
@@ -386,8 +416,13 @@ def _start_phase(ctx: Ctx, active: int | None, phase: str | None) -> None:
     E.run(ctx)
 
 
-def _put(ctx: Ctx, key: str, cards: Sequence[str]) -> None:
-    for cid in cards:
+def _put(ctx: Ctx, key: str, fill: ZoneFill) -> None:
+    if fill.others_to is not None:
+        away = _zone_key(ctx, fill.others_to, None)
+        for cid in list(ctx.st["zones"].get(key, ())):
+            if cid not in fill.cards:
+                E.move_comp(ctx, cid, away)
+    for cid in fill.cards:
         E.move_comp(ctx, cid, key)
 
 

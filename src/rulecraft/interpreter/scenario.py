@@ -118,6 +118,14 @@ _HOLDER: dict[str, Any] = {
         "flags": {"type": "array", "items": {"type": "string"}},
     },
 }
+_CARDS: dict[str, Any] = {"type": "array", "items": {"type": "string"}}
+# A zone's exact contents: `cards`, and where the cards it held go (`others_to`).
+_FILL: dict[str, Any] = {
+    "type": "object",
+    "additionalProperties": False,
+    "required": ["cards"],
+    "properties": {"cards": _CARDS, "others_to": _TEXT},
+}
 _SETUP: dict[str, Any] = {
     "type": "object",
     "additionalProperties": False,
@@ -126,9 +134,10 @@ _SETUP: dict[str, Any] = {
         "zones": {
             "type": "object",
             "additionalProperties": {
-                "oneOf": [
-                    {"type": "array", "items": {"type": "string"}},
-                    {"type": "object", "additionalProperties": {"type": "array"}},
+                "anyOf": [
+                    _CARDS,
+                    _FILL,
+                    {"type": "object", "additionalProperties": {"anyOf": [_CARDS, _FILL]}},
                 ]
             },
         },
