@@ -182,7 +182,7 @@ class _Builder(Transformer[Token, Any]):
 
     def entry(self, c: list[Any]) -> ast.Entry:
         label, members = self._label_members(c)
-        return ast.Entry(self._span(c), int(c[0]), label, members)
+        return ast.Entry(self._span(c), _whole(c[0], self._span(c)), label, members)
 
     def rule(self, c: list[Any]) -> ast.Rule:
         label, members = self._label_members(c)
@@ -519,7 +519,7 @@ class _Builder(Transformer[Token, Any]):
 
     # -- expressions
     def int_(self, c: list[Any]) -> ast.Const:
-        return ast.Const(self._span(c), int(c[0]))
+        return ast.Const(self._span(c), _whole(c[0], self._span(c)))
 
     def text(self, c: list[Any]) -> ast.TextLit:
         return ast.TextLit(self._span(c), ast.Text(_unquote(c[0]), tuple(c[1:])))
@@ -622,6 +622,21 @@ _VALUE_TOKENS = frozenset(
 class _BadChoose(Exception):
     def __init__(self, span: Span) -> None:
         self.span = span
+
+
+class _HugeNumber(Exception):
+    def __init__(self, digits: int, span: Span) -> None:
+        self.digits = digits
+        self.span = span
+
+
+def _whole(token: Token, span: Span) -> int:
+    """A number token's value; one of thousands of digits is an error (RC205) here, since
+    Python refuses to convert more than 4,300 digits (it was an internal error, RC999)."""
+    text = str(token)
+    if len(text) > 40:
+        raise _HugeNumber(len(text), span)
+    return int(text)
 
 
 # ---------------------------------------------------------------------------- errors
@@ -793,6 +808,13 @@ def _parse_once(
         )
     except VisitError as err:
         inner = err.orig_exc
+        if isinstance(inner, _HugeNumber):
+            return None, Diagnostic(
+                "RC205",
+                f"a number of {inner.digits:,} digits is too large",
+                inner.span,
+                hint="numbers must stay below 2**31",
+            )
         if isinstance(inner, _BadChoose):
             return None, Diagnostic(
                 "RC106",

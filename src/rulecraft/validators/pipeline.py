@@ -20,6 +20,7 @@ from typing import Any
 from rulecraft.diagnostics import Diagnostic, Severity, Span
 from rulecraft.grammar import ast
 from rulecraft.grammar.parser import parse_source
+from rulecraft.validators.limits import component_limits, define_cycles, manifest_consistency
 from rulecraft.validators.schema_check import check_schema
 from rulecraft.validators.yaml_source import PositionMap, load_yaml
 
@@ -219,12 +220,14 @@ def _check_ruleset(root: Path, lang: str | None) -> CheckedRuleset:
         return CheckedRuleset(root, None, [], None, diagnostics)
     schema_problems = check_schema(data, manifest_schema(), positions, shown)
     diagnostics.extend(schema_problems)
+    diagnostics.extend(manifest_consistency(data, positions))
     files = data.get("files")
     patterns = [str(p) for p in files] if isinstance(files, list) else ["**/*.rcl"]
     units, parse_problems = parse_files(
         root, patterns, shown, lambda i: positions.value_span(("files", i))
     )
     diagnostics.extend(parse_problems)
+    diagnostics.extend(define_cycles(units))
     schema_ok = not any(d.severity == Severity.ERROR for d in schema_problems)
 
     def locate(path: tuple[Any, ...], positions: PositionMap = positions) -> Span:
@@ -271,6 +274,7 @@ def _compile(
             )
         found.extend(compiler.diags)
         found.extend(story_checks(compiler))
+        found.extend(component_limits(compiler))
     except Exception:
         if schema_ok:
             raise

@@ -92,16 +92,31 @@ CODE_DESCRIPTIONS: Mapping[str, str] = MappingProxyType(
         "RC221": "missing file",
         "RC222": "before-trigger that never runs",
         "RC223": "enum value shadowed by a zone or resource",
+        "RC224": "too many components",
+        "RC225": "definition that uses itself without end",
         "RC230": "unreachable story entry",
         "RC231": "story path that goes nowhere",
         "RC232": "no reachable ending",
         "RC240": "missing translation",
         "RC241": "language the ruleset does not declare",
+        "RC300": "impossible action at run time",
+        "RC301": "zone full",
+        "RC302": "no such story entry",
+        "RC303": "negative amount",
+        "RC304": "value too large",
+        "RC305": "rules that call themselves without end",
+        "RC306": "loop without a decision",
+        "RC307": "two options with the same id",
         "RC999": "internal error in rulecraft",
     }
 )
 
-_FAMILY_DESCRIPTIONS = {"RC0": "manifest problem", "RC1": "syntax error", "RC2": "semantic error"}
+_FAMILY_DESCRIPTIONS = {
+    "RC0": "manifest problem",
+    "RC1": "syntax error",
+    "RC2": "semantic error",
+    "RC3": "runtime error",
+}
 
 
 def describe_code(code: str, descriptions: Mapping[str, str] = CODE_DESCRIPTIONS) -> str:
