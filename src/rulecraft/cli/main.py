@@ -13,6 +13,7 @@ from collections.abc import Sequence
 
 from rulecraft import __version__
 from rulecraft.cli import (
+    cards_cmd,
     dice_cmd,
     docs_cmd,
     fmt_cmd,
@@ -37,6 +38,7 @@ _COMMANDS = (
     list_cmd,
     docs_cmd,
     lsp_cmd,
+    cards_cmd,
     schema_cmd,
 )
 
