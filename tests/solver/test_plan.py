@@ -134,3 +134,20 @@ def test_the_plan_ends_the_stretch_when_the_game_goes_on(
     result = solve(game)
     assert result.end == "plan executed"
     assert result.line[-1] == EXECUTE_ID and len(result.line) == 6
+
+
+def test_the_repl_hook_shows_the_best_plan(maze: rulecraft.Ruleset) -> None:
+    from rulecraft.tools.solver import repl_solve
+
+    game = maze.new_game()
+    game.choose("act:step:a2")
+    text = repl_solve(game, 0, "count(you.purse); you.energy")
+    assert "Goal reachable for Player 1." in text
+    assert "1. Step: a3" in text and "6. Walk it" not in text and "5. Walk it" in text
+    assert "count(you.purse) = 2, you.energy = 4" in text
+    assert repl_solve(game, 0, "nope").startswith("Cannot solve: ")
+    game.choose(RESET_ID)
+    for option in LOWER:
+        game.choose(option)
+    game.choose(EXECUTE_ID)
+    assert repl_solve(game, 0, "").startswith("Cannot solve from here: nobody has to decide")

@@ -40,7 +40,15 @@ from typing import Any
 
 from rulecraft.interpreter.game import Game
 
-__all__ = ["RESET_ID", "SolveResult", "Stretch", "StretchRefused", "solve"]
+__all__ = [
+    "RESET_ID",
+    "SolveResult",
+    "Stretch",
+    "StretchRefused",
+    "repl_solve",
+    "solve",
+    "solve_as_seat",
+]
 
 #: The option id that resets a plan to its start (the engine's planning feature).
 RESET_ID = "plan:reset"
@@ -361,3 +369,26 @@ def _labels(game: Game, line: Sequence[str]) -> tuple[str, ...]:
         out.append(decision.option(option).label if decision is not None else option)
         replay.choose(option)
     return tuple(out)
+
+
+def solve_as_seat(
+    game: Game, seat: int, stretch: Stretch | None = None, seed: int = 0
+) -> SolveResult:
+    """:func:`solve` as ``seat`` may ask it: the search runs on a copy where everything the
+    seat cannot see is re-dealt among the places it could be (:meth:`Game.determinize`), so
+    neither the answer nor its labels depend on a hidden card."""
+    return solve(game.determinize(seat, seed), seat, stretch)
+
+
+def repl_solve(game: Game, seat: int, text: str, max_nodes: int = 200_000) -> str:
+    """The REPL's ``solve [EXPR; EXPR ...]``: the best plan from the current position for
+    ``seat``, under the objectives given (separated by ``;``; default: the evaluation), as
+    text to show; a refusal or a bad expression comes back as a one-line message."""
+    objective = tuple(part.strip() for part in text.split(";") if part.strip())
+    try:
+        result = solve_as_seat(game, seat, Stretch(objective=objective, max_nodes=max_nodes))
+    except StretchRefused as err:
+        return f"Cannot solve from here: {err}"
+    except ValueError as err:
+        return f"Cannot solve: {err}"
+    return result.summary()
