@@ -127,7 +127,9 @@ async def test_unknown_name_has_hint_and_a_quick_fix_and_fixing_clears_it(
         assert "'pionts'" in problem.message
         assert "did you mean 'points'?" in problem.message
         where = _position(text, "gain 1 pionts")
-        assert problem.range.start.line == where.line
+        # the squiggle covers exactly the misspelt word
+        assert problem.range.start == _position(text, "pionts")
+        assert problem.range.end == _position(text, "pionts", len("pionts"))
 
         fixes = await client.text_document_code_action_async(
             lsp.CodeActionParams(

@@ -70,12 +70,17 @@ def make_range(lines: list[str], line: int, start: int, end: int) -> lsp.Range:
 
 
 def span_range(lines: list[str], span: Span) -> lsp.Range:
-    """The LSP range of a rulecraft span; a span without an end covers the word it starts."""
+    """The LSP range of a rulecraft span; a span without an end covers the word it starts.
+
+    >>> r = span_range(["gain 1 glod"], Span("f.rcl", 1, 8, 1, 11))
+    >>> (r.start.character, r.end.character)
+    (7, 11)
+    """
     line = max(span.line - 1, 0)
     start = max(span.column - 1, 0)
     text = line_of(lines, line)
     if span.end_line is not None and span.end_column is not None and span.end_line == span.line:
-        end = max(span.end_column - 1, start + 1)
+        end = max(span.end_column, start + 1)  # the span's end column is inclusive
     else:
         end = start
         while end < len(text) and (text[end].isalnum() or text[end] == "_"):
