@@ -239,12 +239,9 @@ def test_each_combatant_attacks_once_per_combat(ruleset: Any) -> None:
 def sharing_start(ruleset: Any, broken: str) -> Any:
     """Two knights camping together at Dustwater (seed 16: Player 2 is the first player),
     with the gear card ``broken`` of Player 1 turned to its broken side."""
-    from rulecraft.interpreter.game import Game
-
     game = start(ruleset, players=2, seed=16)
-    data = game.to_json()
-    data["state"]["comps"][broken]["s"] = "broken"
-    return Game.from_json(ruleset, data)
+    game.arrange(cards={broken: {"side": "broken"}})
+    return game
 
 
 def test_camping_knights_repair_each_others_gear(ruleset: Any) -> None:
@@ -291,18 +288,11 @@ def test_full_auto_rerolls_the_chosen_dice(ruleset: Any) -> None:
     """Gear Card Overview: 'Full-auto (weapon only): This combatant may spend 1 Ammo to choose
     and re-roll any of their dice. Resolve after rolling dice.'  Johnny (seed 33) carries a
     Rusty SMG into the Dingo Pack of the first move; only the chosen die is rolled again."""
-    from rulecraft.interpreter.game import Game
-
     game = start(ruleset, players=1, seed=33)
-    data = game.to_json()
-    st = data["state"]
-    st["zones"]["z:gear_deck"].remove("smg#1")
-    for card in st["zones"]["z:hands@0"]:
-        st["comps"][card]["z"] = "z:gear_discard"
-        st["zones"]["z:gear_discard"].append(card)
-    st["zones"]["z:hands@0"] = ["smg#1"]
-    st["comps"]["smg#1"].update({"z": "z:hands@0", "s": "working"})
-    game = Game.from_json(ruleset, data)
+    game.arrange(
+        zones={"hands": {0: {"cards": ["smg#1"], "others_to": "gear_discard"}}},
+        cards={"smg#1": {"side": "working"}},
+    )
     for option in ("pass", "act:move", "5,2", "done", "smg#1"):
         game.choose(option)
     while not game.decision.prompt.startswith("Full-auto"):
@@ -342,12 +332,12 @@ def test_camp_uses_the_cards_with_a_camp_effect(ruleset: Any) -> None:
     ('Camp: heal 3 Wound, then discard this card') is offered; the Frag Grenade in the same
     vehicle has no Camp effect (`where it.use != none`) and is not."""
 
-    def kit(st: dict[str, Any]) -> None:
-        place(st, "mil_feed#1", "z:cargo@0", "working")
-        place(st, "frag_grenade#1", "z:cargo@0", "working")
-        st["res"][0]["wounds"] = 3
-
-    game = edit(start(ruleset, players=1, seed=1), kit)
+    game = start(ruleset, players=1, seed=1)
+    game.arrange(
+        zones={"cargo": {0: ["mil_feed#1", "frag_grenade#1"]}},
+        cards={"mil_feed#1": {"side": "working"}, "frag_grenade#1": {"side": "working"}},
+        players={0: {"resources": {"wounds": 3}}},
+    )
     assert ev(game, "count(cargo where it.use != none)") == 1
     game.choose("pass")
     game.choose("act:camp")
@@ -364,35 +354,19 @@ def test_camp_uses_the_cards_with_a_camp_effect(ruleset: Any) -> None:
     assert ev(game, "any(cargo where it.def == frag_grenade)") is True
 
 
-def edit(game: Any, change: Any) -> Any:
-    """The game saved, its state changed by ``change(state)``, and loaded again."""
-    from rulecraft.interpreter.game import Game
-
-    data = game.to_json()
-    change(data["state"])
-    return Game.from_json(game.ruleset, data)
+def arranged(ruleset: Any, seed: int = 1, **setup: Any) -> Any:
+    """Johnny alone, past setup, in the position ``setup`` arranges (``Game.arrange``)."""
+    game = start(ruleset, players=1, seed=seed)
+    game.arrange(**setup)
+    return game
 
 
-def place(st: dict[str, Any], card: str, zone: str, side: str | None = None) -> None:
-    """Move ``card`` on top of ``zone`` (the end of its list), turned to ``side``."""
-    comp = st["comps"][card]
-    st["zones"][comp["z"]].remove(card)
-    st["zones"].setdefault(zone, []).append(card)
-    comp["z"] = zone
-    if side is not None:
-        comp["s"] = side
-
-
-def meet(ruleset: Any, enemy: str, change: Any = None, seed: int = 1) -> Any:
+def meet(ruleset: Any, enemy: str, setup: dict[str, Any] | None = None, seed: int = 1) -> Any:
     """Johnny alone at Dustwater with ``enemy`` on top of the highway / desert wasteland deck:
     the first Move, to the desert space 5,2, draws it.  Stops at the weapon choice."""
-
-    def setup(st: dict[str, Any]) -> None:
-        place(st, enemy, "z:wl_dh")
-        if change is not None:
-            change(st)
-
-    game = edit(start(ruleset, players=1, seed=seed), setup)
+    game = arranged(ruleset, seed, zones={"wl_dh": [enemy]})
+    if setup is not None:
+        game.arrange(setup)
     for option in ("pass", "act:move", "5,2", "done"):
         game.choose(option)
     assert game.decision.prompt == "Choose your weapon"
@@ -434,8 +408,10 @@ def test_boom_stick_example_fires_first_and_its_botch_deals_a_wound(ruleset: Any
     Requirement 6): You resolve your Ranged attack before your enemy's Ranged attack. ...
     Botch: Deal 1 Wound.'  Against the Road Gang (ranged, Health 3)."""
 
-    def boom(st: dict[str, Any]) -> None:
-        place(st, "boom_stick#1", "z:upgrades@0", "face")
+    boom = {
+        "zones": {"upgrades": {0: ["boom_stick#1"]}},
+        "cards": {"boom_stick#1": {"side": "face"}},
+    }
 
     # Seed 5: no Success, 1 Botch: the knight's attack comes first in the ranged step, then
     # the gang's; the Botch deals the gang 1 Wound (an upgrade gear card does not break).
@@ -467,8 +443,10 @@ def test_controlled_fury_example_adds_a_wound_to_a_melee_attack(ruleset: Any) ->
     attacking bare-handed or with a Melee weapon, you may flip this card to deal 1 additional
     Wound.'  Against the Dust Cultists (melee, Health 3), seed 3: the Knife rolls 2 Successes."""
 
-    def fury(st: dict[str, Any]) -> None:
-        place(st, "controlled_fury#1", "z:upgrades@0", "face")
+    fury = {
+        "zones": {"upgrades": {0: ["controlled_fury#1"]}},
+        "cards": {"controlled_fury#1": {"side": "face"}},
+    }
 
     game = meet(ruleset, "dust_cultists#1", fury, seed=3)
     game.choose("knife#1")
@@ -498,11 +476,8 @@ def test_combat_order_defeat_before_retaliation_and_relentless(ruleset: Any) -> 
     Relentless, but received enough Wound to be defeated, it is defeated now.'  Both enemies
     (melee, Health 3) already carry 2 Wound; seed 2: the Pistol hits once in step 2."""
 
-    def wounded(enemy: str) -> Any:
-        def change(st: dict[str, Any]) -> None:
-            st["comps"][enemy]["c"]["harm"] = 2
-
-        return change
+    def wounded(enemy: str) -> dict[str, Any]:
+        return {"cards": {enemy: {"fields": {"harm": 2}}}}
 
     steps = [f"Combat step {n}" for n in range(1, 6)]
     game = meet(ruleset, "dust_cultists#1", wounded("dust_cultists#1"), seed=2)
@@ -534,12 +509,14 @@ def test_injury_example_cards_unconscious_then_broken_arm(ruleset: Any) -> None:
     Radiation and 4 Wound. Then flip this card.'  'Injury Card - Front Side (Broken Arm,
     Injury): You can only use 1 one-handed weapon.'  Johnny holds a Knife and a Pistol."""
 
-    def knocked_out(st: dict[str, Any]) -> None:
-        place(st, "broken_arm#1", "z:injuries@0", "unconscious")
-        st["pflags"][0].append("unconscious")
-        st["res"][0].update(wounds=5, cwounds=1, radiation=2)
-
-    game = edit(start(ruleset, players=1, seed=1), knocked_out)
+    game = arranged(
+        ruleset,
+        zones={"injuries": {0: ["broken_arm#1"]}},
+        cards={"broken_arm#1": {"side": "unconscious"}},
+        players={
+            0: {"flags": ["unconscious"], "resources": {"wounds": 5, "cwounds": 1, "radiation": 2}}
+        },
+    )
     game.choose("pass")
     assert [o.id for o in game.decision.options] == ["act:regain", "pass"]
     game.choose("act:regain")
@@ -564,12 +541,12 @@ def test_malfunction_example_cards_wrecked_then_rattled(ruleset: Any) -> None:
     (Rattled, Malfunction): Your vehicle loses 1 Chassis (to a min. of 2).'  The Off-road has
     Chassis 5."""
 
-    def wrecked(st: dict[str, Any]) -> None:
-        place(st, "rattled#1", "z:malfunctions@0", "wrecked")
-        st["pflags"][0].append("wrecked_state")
-        st["res"][0].update(damage=5)
-
-    game = edit(start(ruleset, players=1, seed=1), wrecked)
+    game = arranged(
+        ruleset,
+        zones={"malfunctions": {0: ["rattled#1"]}},
+        cards={"rattled#1": {"side": "wrecked"}},
+        players={0: {"flags": ["wrecked_state"], "resources": {"damage": 5}}},
+    )
     game.choose("pass")
     ids = [o.id for o in game.decision.options]
     assert "act:move" not in ids and "act:long_fix" in ids
@@ -594,13 +571,14 @@ def test_two_special_actions_with_different_names_in_one_turn(ruleset: Any) -> N
     Special Action (Regain Consciousness). The active knight can perform more than 1 Special
     Action per turn as long as each Special Action they perform has a different name.'"""
 
-    def down_and_wrecked(st: dict[str, Any]) -> None:
-        place(st, "bad_knee#1", "z:injuries@0", "unconscious")
-        place(st, "bent_axle#1", "z:malfunctions@0", "wrecked")
-        st["pflags"][0] += ["unconscious", "wrecked_state"]
-        st["res"][0].update(wounds=6, damage=5)
-
-    game = edit(start(ruleset, players=1, seed=1), down_and_wrecked)
+    game = arranged(
+        ruleset,
+        zones={"injuries": {0: ["bad_knee#1"]}, "malfunctions": {0: ["bent_axle#1"]}},
+        cards={"bad_knee#1": {"side": "unconscious"}, "bent_axle#1": {"side": "wrecked"}},
+        players={
+            0: {"flags": ["unconscious", "wrecked_state"], "resources": {"wounds": 6, "damage": 5}}
+        },
+    )
     game.choose("pass")
     game.choose("act:regain")
     game.choose("pass")
@@ -619,25 +597,28 @@ def test_a_third_injury_or_malfunction_eliminates(ruleset: Any, deck: str) -> No
     becomes wrecked (i.e. it would take the third Malfunction card), its owner is immediately
     eliminated'.  A lone knight eliminated loses the game at once."""
 
-    def worn(st: dict[str, Any]) -> None:
-        if deck == "injuries":
-            place(st, "cracked_ribs#1", "z:injuries@0", "front")  # Health 6 - 1
-            place(st, "bad_knee#1", "z:injuries@0", "front")
-            st["res"][0].update(wounds=4)
-        else:
-            place(st, "bent_axle#1", "z:malfunctions@0", "front")
-            place(st, "jammed_hatch#1", "z:malfunctions@0", "front")
-            st["res"][0].update(damage=3)  # Chassis 5
-            place(st, "highway_raiders#1", "z:wl_dh")
-
     if deck == "injuries":
+        worn: dict[str, Any] = {
+            "zones": {"injuries": {0: ["cracked_ribs#1", "bad_knee#1"]}},  # Health 6 - 1
+            "cards": {"cracked_ribs#1": {"side": "front"}, "bad_knee#1": {"side": "front"}},
+            "players": {0: {"resources": {"wounds": 4}}},
+        }
         # Seed 1: the Road Gang shoots 1 Success in the ranged step; the knight takes it.
         game = meet(ruleset, "road_gang#1", worn, seed=1)
         game.choose("knife#1")
         finish_combat(game)
     else:
         # Seed 2: the Highway Raiders' Threat token Wreckage: 'Your vehicle suffers 2 Damage'.
-        game = edit(start(ruleset, players=1, seed=2), worn)
+        game = arranged(
+            ruleset,
+            2,
+            zones={
+                "malfunctions": {0: ["bent_axle#1", "jammed_hatch#1"]},
+                "wl_dh": ["highway_raiders#1"],
+            },
+            cards={"bent_axle#1": {"side": "front"}, "jammed_hatch#1": {"side": "front"}},
+            players={0: {"resources": {"damage": 3}}},  # Chassis 5
+        )
         for option in ("pass", "act:move", "5,2", "done"):
             game.choose(option)
     assert "Johnny Taylor is eliminated from the game" in game.log
@@ -653,15 +634,7 @@ def test_a_third_injury_or_malfunction_eliminates(ruleset: Any, deck: str) -> No
 
 def with_jack(ruleset: Any, seed: int) -> Any:
     """Johnny alone, with the personal upgrade Jack of All Trades already taken."""
-    from rulecraft.interpreter.game import Game
-
-    game = start(ruleset, players=1, seed=seed)
-    data = game.to_json()
-    st = data["state"]
-    st["zones"]["z:upgrade_pool"].remove("jack_of_all_trades#1")
-    st["zones"]["z:upgrades@0"] = ["jack_of_all_trades#1"]
-    st["comps"]["jack_of_all_trades#1"]["z"] = "z:upgrades@0"
-    return Game.from_json(ruleset, data)
+    return arranged(ruleset, seed, zones={"upgrades": {0: ["jack_of_all_trades#1"]}})
 
 
 @pytest.mark.parametrize("use", [True, False])
@@ -691,15 +664,12 @@ def test_grenades_are_thrown_in_the_advance_step(ruleset: Any) -> None:
     used in this step. Using them does not count against the "1 attack limit per combat" and
     unlike other weapons, they do not take any Hand slot.'  Johnny (seed 33) keeps a Frag
     Grenade in his vehicle, meets the Dingo Pack and fights with his Knife."""
-    from rulecraft.interpreter.game import Game
-
-    game = start(ruleset, players=1, seed=33)
-    data = game.to_json()
-    st = data["state"]
-    st["zones"]["z:gear_deck"].remove("frag_grenade#1")
-    st["zones"]["z:cargo@0"] = ["frag_grenade#1"]
-    st["comps"]["frag_grenade#1"].update({"z": "z:cargo@0", "s": "working"})
-    game = Game.from_json(ruleset, data)
+    game = arranged(
+        ruleset,
+        33,
+        zones={"cargo": {0: ["frag_grenade#1"]}},
+        cards={"frag_grenade#1": {"side": "working"}},
+    )
     # No hand slot: it is never offered to be equipped.
     assert "act:equip:frag_grenade#1" not in [o.id for o in game.decision.options]
     for option in ("pass", "act:move", "5,2", "done"):

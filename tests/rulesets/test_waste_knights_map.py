@@ -53,7 +53,7 @@ def test_the_bots_evaluation_pulls_towards_the_next_plot_location(ruleset: Any) 
     assert game.evaluate_expr("count(path(here(you), first(broken_dam).space))", 0) == 7
     gaps = [game.evaluate_expr(f"part_gap(you, {s})", 0) for s in ("radio_tower", "cerbero_depot")]
     assert game.evaluate_expr("goal_gap(you)", 0) == min(gaps) == gaps[0] < 12
-    game.state["comps"]["radio_tower#1"]["f"].append("searched")  # its part is in
+    game.arrange(cards={"radio_tower#1": {"flags": ["searched"]}})  # its part is in
     assert game.evaluate_expr("goal_gap(you)", 0) == min(12, gaps[1])
 
 
@@ -61,19 +61,16 @@ def test_a_knight_without_fuel_can_leave_a_desert_site(ruleset: Any) -> None:
     """'MP are provided by the knight's Vehicle, their number equal to the vehicle's Speed':
     a knight at the Cerbero Depot (8,6), every neighbour desert (1 MP) or a crater, with no
     Fuel, may still Move (the condition once read the MP, which are 0 between Moves)."""
-    from rulecraft.interpreter.game import Game
-
     game = ruleset.new_game(players=1, seed=5)
     while game.decision is not None and game.decision.kind != "action":
         game.choose(game.decision.options[0].id)
-    data = game.to_json()
-    st = data["state"]
-    st["res"][0].update(fuel=0, hex="s:8,6")
-    figure = next(c for c, v in st["comps"].items() if v["z"] == "s:4,2" and c != "dustwater#1")
-    st["zones"]["s:4,2"].remove(figure)
-    st["zones"].setdefault("s:8,6", []).append(figure)
-    st["comps"][figure]["z"] = "s:8,6"
-    game = Game.from_json(ruleset, data)
+    figure = game.evaluate_expr("first(here(you).pieces where it.kind == figure)", 0)
+    game.arrange(
+        zones={"8,6": [figure]},
+        players={
+            0: {"resources": {"fuel": 0}, "fields": {"hex": game.evaluate_expr("space_at(8, 6)")}}
+        },
+    )
     if game.decision is not None and game.decision.prompt.startswith("Prepare"):
         game.choose("pass")
     assert "act:move" in game.legal_ids()
