@@ -22,6 +22,7 @@ from typing import Any
 
 from rulecraft.interpreter.decision import Decision, Option, Result
 from rulecraft.interpreter.random import Rng, randbelow, shuffled
+from rulecraft.repl.glyphs import GlyphTable
 
 COLOURS = ("Ember", "Frost", "Moss", "Slate")
 SECRET_PREFIX = "SECRET-P"
@@ -301,7 +302,7 @@ class FakeGame:
             "counters": {},
             "flags": [],
             "text": card.text,
-            "props": {"value": card.value},
+            "props": {"value": card.value, "dice": ""} if card.kind == "number" else {},
         }
 
     def _zone(
@@ -408,6 +409,19 @@ class FakeSource:
     def restore(self, data: dict[str, Any]) -> FakeGame:
         return FakeGame.from_json(None, data)
 
+    def glyph_table(self) -> GlyphTable:
+        # Seat 1's pawn is drawn as "A", seat 2's as "B"; other seats get a code.
+        return GlyphTable({"pawn": ("A", "B")}, {"pawn1": "pawn", "pawn2": "pawn"})
+
+    def default_lang(self) -> str | None:
+        return "en"
+
+    def pool_fields(self, game: Any, card_id: str) -> dict[str, dict[str, int]]:
+        # The fake view writes a number card's "dice" as "" (as the engine's view writes a
+        # pool): the real pool comes from here.
+        card = game.catalog.get(card_id)
+        return {"dice": {"green": card.value}} if card and card.kind == "number" else {}
+
 
 def make_source(ruleset: str | None) -> FakeSource:
     """The ``--game-factory`` entry the CLI tests use (``repl.fakegame:make_source``)."""
@@ -440,7 +454,7 @@ class LastSecretStashAgent:
         assert decision is not None
         for option in decision.options:
             if option.id.startswith("stash:") and "s" in option.id.partition(":")[2][2:]:
-                return option.id
+                return str(option.id)
         for wanted in ("draw", "pass"):
             if wanted in decision.ids:
                 return wanted

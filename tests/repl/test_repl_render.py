@@ -8,7 +8,12 @@ from typing import Any
 from repl.fakegame import FakeGame
 from repl.helpers import console
 from rulecraft.interpreter.decision import Decision, Option
-from rulecraft.repl.render import HIDDEN_LABEL, render_decision, render_map_text, render_view
+from rulecraft.repl.mapdraw import draw_map
+from rulecraft.repl.render import HIDDEN_LABEL, render_decision, render_view
+
+
+def render_map_text(board: dict[str, Any]) -> str:
+    return "\n".join(draw_map(board).grid)
 
 
 def _text(view: dict[str, Any]) -> str:
@@ -39,17 +44,25 @@ def test_square_map_is_a_grid() -> None:
             for y in range(2)
         ],
     }
-    assert render_map_text(board) == ".  .  .\n.  .  K1"
+    # Columns and rows are labelled by the ids' shared parts ("0".."2" and "0".."1").
+    assert render_map_text(board) == "   0  1  2\n 0 .  .  .\n 1 .  .  K1"
 
 
-def test_hex_map_offsets_odd_rows() -> None:
+def test_hex_rows_shift_half_a_cell_each_so_axial_neighbours_touch() -> None:
+    # Axial coordinates: (q, r) neighbours (q, r+1) down-right and (q-1, r+1) down-left.
     board = {
         "kind": "hex",
         "width": 2,
         "height": 3,
-        "spaces": [_space(f"{x}{y}", x, y) for x in range(2) for y in range(3)],
+        "spaces": [_space(f"{x},{y}", x, y) for x in range(2) for y in range(3)],
     }
-    assert render_map_text(board).splitlines() == [". .", " . .", ". ."]
+    assert render_map_text(board).splitlines() == [
+        "   0 1",
+        " 0 . .",
+        " 1  . .",
+        " 2   . .",
+        "     0 1",
+    ]
 
 
 def test_graph_map_is_an_adjacency_list() -> None:
@@ -65,7 +78,7 @@ def test_graph_map_is_an_adjacency_list() -> None:
             },
         ],
     }
-    assert render_map_text(board) == "gate: wall -> yard\nyard: T -> gate"
+    assert render_map_text(board) == "gate: . -> yard\nyard: T -> gate"
 
 
 def test_view_shows_own_hand_and_only_placeholders_for_hidden_cards() -> None:

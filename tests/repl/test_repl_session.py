@@ -34,8 +34,10 @@ def test_a_whole_game_against_a_bot_reaches_the_result() -> None:
     assert result is not None
     assert "Game over: winner(s) seat" in out or "Game over: a draw" in out
     assert result.reason in out
-    # The bot's moves were printed as log lines with its seat and spec.
-    assert "[seat 2 first] Seat 2 " in out
+    # The bot's moves were told as the log tells them, with no seat tag of the REPL's own
+    # in front (issue 16: "[seat 2 mcts] Player 1 draws ..." put lines on the wrong seat).
+    assert "\n  Seat 2 " in out
+    assert "[seat" not in out
 
 
 def test_all_human_seats_take_turns_at_the_prompt() -> None:
@@ -341,8 +343,12 @@ def test_the_log_tells_each_seat_its_own_private_lines() -> None:
     game = session.game
     assert isinstance(game, FakeGame)
     drawn = game.catalog[game.decks[0][0]].name
+    mark = len(output(session))
     out = feed(session, ["draw"])
-    assert f"Seat 1 draws {drawn}." in out and "Seat 1 draws a card." not in out
+    # Seat 1 reads its own line; the screen after it is seat 2's, which reads the twin.
+    seat_1_news, seat_2_news = out[mark:].split("Since your last decision:")[1:]
+    assert f"Seat 1 draws {drawn}." in seat_1_news and "Seat 1 draws a card." not in seat_1_news
+    assert "Seat 1 draws a card." in seat_2_news and drawn not in seat_2_news
     mark = len(out)
     out = feed(session, ["log"])[mark:]  # now seat 2's turn: it reads the public twin
     assert "Seat 1 draws a card." in out and drawn not in out

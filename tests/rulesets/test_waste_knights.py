@@ -275,7 +275,7 @@ def test_camping_knights_trade_both_ways(ruleset: Any) -> None:
     labels = {o.label: o.id for o in game.decision.options}
     game.choose(labels["A gear card"])
     game.choose("knife#2")
-    assert game.decision.seat == 1 and game.decision.prompt == "Where does the new gear go?"
+    assert game.decision.seat == 1 and game.decision.prompt == "Where does Knife go?"
     game.choose({o.label: o.id for o in game.decision.options}["Put it in the vehicle"])
     assert ev(game, "count(cargo where it.def == knife)", 1) == 1
     assert ev(game, "count(all_gear(you))", 0) == 2

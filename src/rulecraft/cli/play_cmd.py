@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import argparse
 import importlib
+import io
 import secrets
 import sys
 from collections.abc import Callable
@@ -21,6 +22,7 @@ from rich.console import Console
 from rulecraft.cli.rulesets import bundled_listing
 from rulecraft.interpreter.game import default_ruleset
 from rulecraft.repl import terminal
+from rulecraft.repl.glyphs import GlyphTable, load_glyph_table
 from rulecraft.repl.ports import AgentFactory, GameSource, PlayableGame, engine_agent_factory
 from rulecraft.repl.session import HUMAN, Session
 
@@ -30,6 +32,7 @@ from rulecraft.repl.session import HUMAN, Session
 #: decision.  See docs/bots.md for the measurements.
 DEFAULT_BOT = "mcts:200/1s"
 FALLBACK_BOT = "random"
+MANIFEST = "ruleset.yaml"
 
 
 def register(sub: Any) -> None:
@@ -63,6 +66,7 @@ class EngineSource:
     def __init__(self, ruleset: Any, name: str) -> None:
         self.ruleset = ruleset
         self._name = str(getattr(ruleset, "name", name))
+        self._wanted = name
 
     @property
     def name(self) -> str:
@@ -75,6 +79,55 @@ class EngineSource:
         from rulecraft.interpreter.game import Game
 
         return cast(PlayableGame, Game.from_json(self.ruleset, data))
+
+    def glyph_table(self) -> GlyphTable:
+        """The manifest's ``glyphs:`` (read from the ruleset's folder, found as ``load``
+        finds it), with each component definition's kind."""
+        from rulecraft.interpreter.game import bundled_root
+
+        program = self.ruleset.program
+        kinds = {def_id: d.kind for def_id, d in program.defs.items()}
+        folder = Path(self._wanted)
+        if not (folder / MANIFEST).is_file():
+            folder = bundled_root() / self._wanted
+        return load_glyph_table(folder / MANIFEST, kinds)
+
+    def default_lang(self) -> str | None:
+        languages = self.ruleset.program.languages
+        return str(languages[0]) if languages else None
+
+    def pool_fields(self, game: PlayableGame, card_id: str) -> dict[str, dict[str, int]]:
+        """A card's dice-pool fields: its definition's, its side's, then its own (the
+        order the engine reads them in), from ``Game.state`` and the ruleset's program."""
+        state = getattr(game, "state", None)
+        comp = state["comps"].get(card_id) if isinstance(state, dict) else None
+        if not isinstance(comp, dict):
+            return {}
+        definition = self.ruleset.program.defs.get(comp.get("d"))
+        if definition is None:
+            return {}
+        layers = [
+            definition.attributes,
+            definition.side_attributes.get(comp.get("s"), {}),
+            comp.get("p") or {},
+        ]
+        pools: dict[str, dict[str, int]] = {}
+        for layer in layers:
+            for key, value in layer.items():
+                if _is_pool(value):
+                    pools[key] = dict(value)
+                else:
+                    pools.pop(key, None)
+        return pools
+
+
+def _is_pool(value: object) -> bool:
+    """A dice pool as the engine keeps it: die name -> count."""
+    return (
+        isinstance(value, dict)
+        and bool(value)
+        and all(isinstance(n, int) and not isinstance(n, bool) for n in value.values())
+    )
 
 
 def load_source(name: str | None, factory: str | None) -> GameSource:
@@ -171,7 +224,8 @@ def run_play(args: argparse.Namespace, agent_factory: AgentFactory = engine_agen
     reader: terminal.LineReader
     if args.script is not None:
         try:
-            script = args.script.open(encoding="utf-8")
+            # Bytes that are not UTF-8 become U+FFFD: a bad line, refused like any other.
+            script = args.script.open(encoding="utf-8", errors="replace")
         except OSError as exc:
             print(f"rulecraft play: cannot read {args.script}: {exc.strerror}", file=sys.stderr)
             return 2
@@ -180,6 +234,8 @@ def run_play(args: argparse.Namespace, agent_factory: AgentFactory = engine_agen
     if sys.stdin.isatty():
         reader = terminal.PromptLineReader()
     else:
+        if isinstance(sys.stdin, io.TextIOWrapper):
+            sys.stdin.reconfigure(errors="replace")
         reader = terminal.PlainLineReader(sys.stdin, console)
     return terminal.run(session, reader)
 

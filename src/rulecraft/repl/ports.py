@@ -12,6 +12,7 @@ from typing import Any, Protocol
 
 from rulecraft.interpreter.decision import Decision, Result
 from rulecraft.interpreter.protocols import Agent, GameLike
+from rulecraft.repl.glyphs import GlyphTable
 
 
 class PlayableGame(GameLike, Protocol):
@@ -54,6 +55,22 @@ class GameSource(Protocol):
 
     def restore(self, data: dict[str, Any]) -> PlayableGame:
         """The game ``data`` (from ``to_json``) describes; raises ``ValueError`` if it is bad."""
+        ...
+
+    def glyph_table(self) -> GlyphTable:
+        """The glyphs the ruleset declares for its map pieces (may be empty)."""
+        ...
+
+    def default_lang(self) -> str | None:
+        """The language a game gets when none is asked for (``None``: unknown)."""
+        ...
+
+    def pool_fields(self, game: PlayableGame, card_id: str) -> dict[str, dict[str, int]]:
+        """The fields of a card that hold dice pools (``{"blades": {"green": 2}}``).
+
+        The view writes a pool as text that comes out empty; the REPL fills it in from
+        here (only for cards the view already shows).
+        """
         ...
 
 

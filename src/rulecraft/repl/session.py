@@ -14,7 +14,7 @@ import difflib
 import json
 import os
 import tempfile
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -23,36 +23,64 @@ from rich.console import Console
 
 from rulecraft.interpreter.decision import Decision
 from rulecraft.interpreter.protocols import Agent
+from rulecraft.repl.choosing import MAX_NUMBER_DIGITS, option_number, resolve
+from rulecraft.repl.glyphs import GlyphTable
+from rulecraft.repl.messages import Messages
+from rulecraft.repl.narrate import (
+    MAX_LINE,
+    card_words,
+    clean_line,
+    printable,
+    secret_words,
+    tells_nothing_secret,
+)
 from rulecraft.repl.ports import AgentFactory, GameSource, PlayableGame, engine_agent_factory
-from rulecraft.repl.render import render_decision, render_result, render_view, seat_label
+from rulecraft.repl.render import (
+    players_line,
+    render_decision,
+    render_header,
+    render_map,
+    render_result,
+    render_view,
+    seat_label,
+    seat_names,
+)
 
 HUMAN = "human"
 HINT_AGENT = "mcts:200/1s"
 SAVE_FORMAT = "rulecraft-save"
 SAVE_VERSION = 1
 DEFAULT_LOG_LINES = 10
+#: At most this many unseen log lines on a screen; ``log N`` shows the rest.
+MAX_NEWS_LINES = 20
+#: A map of at most this many spaces is drawn on every screen, a larger one only when an
+#: option names one of its spaces (and always by the ``map`` command).
+SMALL_MAP = 64
+#: A save file larger than this is refused unread (a real one is a few hundred kB).
+MAX_SAVE_BYTES = 64 * 1024 * 1024
 
 
 @dataclass(frozen=True, slots=True)
 class Command:
-    """One REPL command: its name, argument synopsis and one-line help."""
+    """One REPL command: its name and argument synopsis (``arg.*`` keys are translated);
+    its one-line help is the message ``help.<name>``."""
 
     name: str
     args: str
-    help: str
 
 
 COMMANDS: tuple[Command, ...] = (
-    Command("help", "", "list the commands"),
-    Command("state", "", "show the table again"),
-    Command("show", "CARD", "a card's text (by name or id), if you can see it"),
-    Command("log", "[N]", f"the last N log lines (default {DEFAULT_LOG_LINES})"),
-    Command("undo", "[N]", "take back your last N decisions (default 1)"),
-    Command("save", "FILE", "save the game (and seats, language) to FILE"),
-    Command("load", "FILE", "load a game saved with 'save'"),
-    Command("hint", "", f"what the {HINT_AGENT} bot would pick"),
-    Command("odds", "", "the exact odds of the pending roll or test"),
-    Command("quit", "", "leave the game"),
+    Command("help", ""),
+    Command("state", ""),
+    Command("map", ""),
+    Command("show", "arg.card"),
+    Command("log", "[N]"),
+    Command("undo", "[N]"),
+    Command("save", "arg.file"),
+    Command("load", "arg.file"),
+    Command("hint", ""),
+    Command("odds", ""),
+    Command("quit", ""),
 )
 COMMAND_NAMES: tuple[str, ...] = tuple(c.name for c in COMMANDS)
 
@@ -127,6 +155,10 @@ class Session:
 
     ``seats`` maps every 0-based seat to ``"human"`` or a bot spec.  Call :meth:`start`
     once, then :meth:`handle` with each line until :attr:`running` is false.
+
+    Before each decision a person sees a compact screen: the log lines their seat has not
+    seen yet (bots' moves included, as they happen), one line of players' resources, the
+    map when the options name its spaces, and the options.  ``state`` shows everything.
     """
 
     def __init__(
@@ -145,11 +177,16 @@ class Session:
         self.console = console
         self.seed = seed
         self.lang = lang
+        self.text = Messages(lang if lang is not None else source.default_lang())
         self.agent_factory = agent_factory
         self.seats: dict[int, str] = dict(seats)
         self.agents: dict[int, Agent] = self._make_agents(self.seats, seed)
+        self.glyphs: GlyphTable = source.glyph_table()
         self.running = True
         self.exit_code = 0
+        # How many of each seat's log lines have been printed: the rest is news to it.
+        self._shown: dict[int, int] = {}
+        self._news_for: int | None = None  # the seat whose "since your last decision" is open
 
     # -- seats -------------------------------------------------------------------------
 
@@ -180,22 +217,82 @@ class Session:
     def _label(self, seat: int) -> str:
         return seat_label(seat, self._names())
 
+    def _glyph(self, piece: Mapping[str, Any]) -> str | None:
+        owner = piece.get("owner")
+        return self.glyphs.for_piece(
+            str(piece.get("id", "")), owner if isinstance(owner, int) else None
+        )
+
+    def _view(self, seat: int) -> dict[str, Any]:
+        """``Game.view(seat)`` with the dice-pool fields of the cards it shows filled in."""
+        view = self.game.view(seat)
+        for zone in view.get("zones") or []:
+            for card in zone.get("cards") or []:
+                props = card.get("props")
+                if card.get("hidden") or not props or "" not in props.values():
+                    continue
+                pools = self.source.pool_fields(self.game, str(card.get("id", "")))
+                card["props"] = {k: pools.get(k, v) if v == "" else v for k, v in props.items()}
+        return view
+
     # -- output helpers ----------------------------------------------------------------
 
     def say(self, text: str) -> None:
         """Print plain text (never read as rich markup: card names may hold brackets)."""
         self.console.print(text, markup=False, highlight=False, soft_wrap=True)
 
+    def _tell_news(self, seat: int, lines: Sequence[str] | None = None) -> None:
+        """Print the log lines ``seat`` has not seen (under one heading per screen)."""
+        log = self.game.log_for(seat)
+        fresh = list(lines) if lines is not None else log[self._shown.get(seat, 0) :]
+        self._shown[seat] = len(log)
+        if not fresh:
+            return
+        if self._news_for != seat:
+            self.say(self.text("since_last"))
+            self._news_for = seat
+        if len(fresh) > MAX_NEWS_LINES:
+            hidden = len(fresh) - MAX_NEWS_LINES
+            self.say(self.text("earlier_lines", count=hidden, count_all=len(fresh)))
+            fresh = fresh[hidden:]
+        for entry in fresh:
+            self.say(f"  {entry}")
+
     def show_state(self) -> None:
-        """The viewer's view, then the pending decision or the result."""
-        render_view(self.console, self.game.view(self.viewer))
+        """The whole table as the viewer sees it, then the pending decision."""
         decision = self.game.decision
+        render_view(
+            self.console,
+            self._view(self.viewer),
+            self.text,
+            self._glyph,
+            decider=decision.seat if decision is not None else None,
+        )
         if decision is not None and self.seats.get(decision.seat) == HUMAN:
-            render_decision(self.console, decision, self._names())
+            render_decision(self.console, decision, self._names(), self.text)
+
+    def show_screen(self, first: bool = False) -> None:
+        """The compact screen before a person's decision (see the class docstring)."""
+        decision = self.game.decision
+        if decision is None:
+            return
+        seat = decision.seat
+        self._tell_news(seat)
+        self._news_for = None
+        view = self._view(seat)
+        render_header(self.console, view, seat, self.text)
+        for line in players_line(view, self.text, self.console.width):
+            self.say(line)
+        board = view.get("map")
+        if board and _names_a_space(decision, board):
+            render_map(self.console, board, seat_names(view), self.text, self._glyph, view)
+        render_decision(self.console, decision, self._names(), self.text)
+        if first:
+            self.say(self.text("screen_hint"))
 
     def prompt(self) -> str:
         """The prompt text, e.g. ``"seat 1> "``."""
-        return f"seat {self.viewer + 1}> "
+        return f"{self.text('seat_word')} {self.viewer + 1}> "
 
     def completion_words(self) -> list[str]:
         """Words worth completing now: commands, option numbers and ids, visible cards."""
@@ -208,23 +305,17 @@ class Session:
 
     def card_words(self) -> list[str]:
         """Names and ids of the cards the viewer can see (for ``show`` completion)."""
-        view = self.game.view(self.viewer)
-        words: list[str] = []
-        for zone in view.get("zones") or []:
-            for card in zone.get("cards") or []:
-                if not card.get("hidden"):
-                    words += [str(card.get("name", "")), str(card.get("id", ""))]
-        return sorted({w for w in words if w})
+        return sorted(card_words(self.game.view(self.viewer)))
 
     # -- the loop ----------------------------------------------------------------------
 
     def start(self) -> None:
         """Move the bots until a person must decide, and show the table."""
         seats = ", ".join(f"{s + 1}={spec}" for s, spec in sorted(self.seats.items()))
-        self.say(f"{self.source.name}: seed {self.seed}, seats {seats}. Type 'help' for commands.")
-        self._advance(show=True)
+        self.say(self.text("welcome", game=self.source.name, seed=self.seed, seats=seats))
+        self._advance(show=True, first=True)
 
-    def _advance(self, show: bool) -> None:
+    def _advance(self, show: bool, first: bool = False) -> None:
         """Let bots move until a human decides or the game ends."""
         while True:
             decision = self.game.decision
@@ -234,7 +325,7 @@ class Session:
             spec = self.seats.get(decision.seat, HUMAN)
             if spec == HUMAN:
                 if show:
-                    self.show_state()
+                    self.show_screen(first)
                 return
             if not self._bot_move(decision, spec):
                 return
@@ -243,110 +334,170 @@ class Session:
     def _bot_move(self, decision: Decision, spec: str) -> bool:
         agent = self.agents[decision.seat]
         reader = self.viewer  # whose log the move is told from: a human's, never all-seeing
-        before = len(self.game.log_for(reader))
+        before_move = self.game.clone()
         try:
             option_id = agent.choose(self.game.clone())
             self.game.choose(option_id)
         except Exception as exc:  # a broken bot must end the session politely, not crash it
-            self.say(f"bot at seat {self._label(decision.seat)} ({spec}) failed: {exc}")
+            self.say(
+                self.text("bot_failed", seat=self._label(decision.seat), spec=spec, reason=exc)
+            )
             self.running = False
             self.exit_code = 1
             return False
-        # The bot's option label may name its hidden cards, so only the log the viewer may
-        # read is shown.
-        new_lines = self.game.log_for(reader)[before:]
-        if new_lines:
-            for line in new_lines:
-                self.say(f"  [seat {decision.seat + 1} {spec}] {line}")
+        fresh = self.game.log_for(reader)[self._shown.get(reader, 0) :]
+        if not fresh:
+            fresh = [self._untold_move(before_move, decision, option_id, spec, reader)]
+            self._tell_news(reader, fresh)
         else:
-            self.say(f"  [seat {decision.seat + 1} {spec}] moved")
+            self._tell_news(reader)
         return True
 
+    def _untold_move(
+        self, before: PlayableGame, decision: Decision, option_id: str, spec: str, reader: int
+    ) -> str:
+        """One line for a bot's choice the log does not tell: its label when that names
+        nothing ``reader`` may not see, else its prompt if that is safe, else only that a
+        choice was made."""
+        who = f"{self.text('seat_word').capitalize()} {decision.seat + 1} ({spec})"
+        secrets = secret_words(before.view(decision.seat), before.view(reader))
+        label = decision.option(option_id).label
+        if tells_nothing_secret(label, secrets):
+            return self.text("bot_chose", who=who, label=label)
+        if tells_nothing_secret(decision.prompt, secrets):
+            return self.text("bot_answered", who=who, prompt=decision.prompt)
+        return self.text("bot_hidden", who=who)
+
     def _finish(self) -> None:
-        view = self.game.view(self.viewer)
-        render_view(self.console, {**view, "result": None})
+        self._tell_news(self.viewer)
+        self._news_for = None
+        view = self._view(self.viewer)
+        render_view(self.console, {**view, "result": None}, self.text, self._glyph)
         result = self.game.result
-        render_result(self.console, result.to_json() if result else view.get("result"))
+        names = self._names()
+        render_result(
+            self.console, result.to_json() if result else view.get("result"), names, self.text
+        )
         if result is None and view.get("result") is None:
-            self.say("Game over.")
+            self.say(self.text("game_over"))
         self.running = False
 
     def handle(self, line: str) -> None:
-        """Answer one typed line: an option number, an option id, or a command."""
-        text = line.strip()
-        if not text or not self.running:
+        """Answer one typed line: an option (number, id, label, prefix) or a command.
+
+        Any line at all leaves the game intact: a refused line only prints why.
+        """
+        if not self.running:
+            return
+        if len(line) > MAX_LINE:
+            self.say(self.text("line_too_long", length=len(line), limit=MAX_LINE))
+            return
+        text = clean_line(line)
+        if text is None:
+            self.say(self.text("bad_input"))
+            return
+        if not text:
             return
         decision = self.game.decision
         if decision is None:
             self._finish()
             return
         word, _, rest = text.partition(" ")
-        rest = rest.strip()
         if text.isdigit():
-            number = int(text)
-            if 1 <= number <= len(decision.options):
-                self._choose(decision.options[number - 1].id)
-            else:
-                self.say(f"There is no option {number}: pick 1-{len(decision.options)}.")
+            self._choose_number(text, decision)
             return
         command = word.lower()
         if command in COMMAND_NAMES:
             handler: Callable[[str], None] = getattr(self, f"_cmd_{command}")
-            handler(rest)
+            handler(rest.strip())
             return
-        if text in decision.ids:
-            self._choose(text)
-            return
-        self._unknown(text, decision)
+        match = resolve(text, decision)
+        if match.option_id is not None:
+            self._choose(match.option_id)
+        elif match.candidates:
+            self._ambiguous(text, decision, match.candidates)
+        else:
+            self._unknown(text, decision)
+
+    def _choose_number(self, text: str, decision: Decision) -> None:
+        last = len(decision.options)
+        number = option_number(text, last)
+        if number is not None:
+            self._choose(decision.options[number - 1].id)
+        elif len(text) > MAX_NUMBER_DIGITS:
+            self.say(self.text("too_long_number", start=text[:6], digits=len(text), last=last))
+        else:
+            self.say(self.text("no_option", number=text, last=last))
 
     def _choose(self, option_id: str) -> None:
         reader = self.viewer
-        before = len(self.game.log_for(reader))
         try:
             self.game.choose(option_id)
         except ValueError as exc:
-            self.say(f"That choice was refused: {exc}")
+            self.say(self.text("refused", reason=exc))
             return
-        for entry in self.game.log_for(reader)[before:]:
-            self.say(f"  {entry}")
+        self._tell_news(reader)
         self._advance(show=True)
+
+    def _ambiguous(self, text: str, decision: Decision, candidates: Sequence[str]) -> None:
+        numbered = [
+            f"{decision.ids.index(c) + 1}. {decision.option(c).label}" for c in candidates[:6]
+        ]
+        more = ", ..." if len(candidates) > 6 else ""
+        self.say(
+            self.text(
+                "ambiguous",
+                text=printable(text),
+                count=len(candidates),
+                choices="; ".join(numbered) + more,
+            )
+        )
 
     def _unknown(self, text: str, decision: Decision) -> None:
         word = text.split()[0].lower()
         close = difflib.get_close_matches(word, COMMAND_NAMES, n=1, cutoff=0.6)
         close = close or difflib.get_close_matches(text, decision.ids, n=1, cutoff=0.6)
-        hint = f" Did you mean '{close[0]}'?" if close else ""
-        self.say(
-            f"Unknown command or option '{text}'.{hint} Type a number "
-            f"1-{len(decision.options)}, an option id, or 'help'."
-        )
+        hint = self.text("did_you_mean", word=close[0]) if close else ""
+        self.say(self.text("unknown", text=printable(text), hint=hint, last=len(decision.options)))
 
     # -- commands ----------------------------------------------------------------------
 
     def _cmd_help(self, rest: str) -> None:
-        self.say("Type an option's number or id to choose it, or a command:")
+        self.say(self.text("help_intro"))
         for c in COMMANDS:
-            self.say(f"  {(c.name + ' ' + c.args).strip():<12} {c.help}")
+            args = self.text(c.args) if c.args.startswith("arg.") else c.args
+            usage = f"{c.name} {args}".strip()
+            help_text = self.text(f"help.{c.name}", default=DEFAULT_LOG_LINES, agent=HINT_AGENT)
+            self.say(f"  {usage:<12} {help_text}")
 
     def _cmd_state(self, rest: str) -> None:
         self.show_state()
 
+    def _cmd_map(self, rest: str) -> None:
+        view = self.game.view(self.viewer)
+        board = view.get("map")
+        if not board:
+            self.say(self.text("no_map"))
+            return
+        render_map(self.console, board, seat_names(view), self.text, self._glyph, view)
+
     def _cmd_show(self, rest: str) -> None:
         if not rest:
-            self.say("Usage: show CARD (a card's name or id)")
+            self.say(self.text("usage_show"))
             return
         text = self.game.describe(rest, self.viewer)
         if text is None:
-            self.say(f"Seat {self.viewer + 1} sees no card called '{rest}'.")
+            self.say(self.text("sees_no_card", seat=self.viewer + 1, name=printable(rest)))
         else:
             self.say(text)
 
     def _count(self, rest: str, default: int, usage: str) -> int | None:
         if not rest:
             return default
-        if rest.isdigit() and int(rest) >= 1:
-            return int(rest)
-        self.say(f"Usage: {usage} (N is a whole number, 1 or more)")
+        number = option_number(rest, 10**MAX_NUMBER_DIGITS)
+        if number is not None:
+            return number
+        self.say(self.text("usage_count", usage=usage))
         return None
 
     def _cmd_log(self, rest: str) -> None:
@@ -355,7 +506,7 @@ class Session:
             return
         lines = self.game.log_for(self.viewer)[-count:]
         if not lines:
-            self.say("The log is empty.")
+            self.say(self.text("log_empty"))
         for entry in lines:
             self.say(entry)
 
@@ -373,14 +524,16 @@ class Session:
             if decision is not None and self.seats.get(decision.seat) == HUMAN:
                 undone += 1
         if steps == 0:
-            self.say("Nothing to undo.")
+            self.say(self.text("nothing_to_undo"))
             return
-        self.say(f"Undid {undone} decision{'s' if undone != 1 else ''}.")
+        self.say(self.text("undid_one") if undone == 1 else self.text("undid", count=undone))
+        # The log is shorter now: what follows the undo point is news again.
+        self._shown = {s: min(n, len(self.game.log_for(s))) for s, n in self._shown.items()}
         self._advance(show=True)
 
     def _cmd_save(self, rest: str) -> None:
         if not rest:
-            self.say("Usage: save FILE")
+            self.say(self.text("usage", usage="save FILE"))
             return
         data = {
             "format": SAVE_FORMAT,
@@ -395,26 +548,31 @@ class Session:
         try:
             write_atomically(path, json.dumps(data, indent=1, sort_keys=True) + "\n")
         except OSError as exc:
-            self.say(f"Could not save to {path}: {exc.strerror or exc}")
+            self.say(self.text("cannot_save", path=path, reason=exc.strerror or exc))
             return
-        self.say(f"Saved to {path}.")
+        self.say(self.text("saved", path=path))
 
     def _cmd_load(self, rest: str) -> None:
         if not rest:
-            self.say("Usage: load FILE")
+            self.say(self.text("usage", usage="load FILE"))
             return
         path = Path(rest).expanduser()
         try:
+            if not path.is_file():
+                raise FileNotFoundError(0, "not a file")
+            if path.stat().st_size > MAX_SAVE_BYTES:
+                raise SaveError(f"the file is larger than {MAX_SAVE_BYTES // 2**20} MB")
             raw = json.loads(path.read_text(encoding="utf-8"))
             seats, lang, seed, game_data = parse_save(raw, self.source.name)
         except OSError as exc:
-            self.say(f"Could not read {path}: {exc.strerror or exc}. The current game goes on.")
+            self.say(self.text("cannot_read", path=path, reason=exc.strerror or exc))
             return
-        except (json.JSONDecodeError, UnicodeDecodeError) as exc:
-            self.say(f"Could not load {path}: not valid JSON ({exc}). The current game goes on.")
+        except (json.JSONDecodeError, UnicodeDecodeError, RecursionError) as exc:
+            reason = self.text("not_json", reason=exc)
+            self.say(self.text("cannot_load", path=path, reason=reason))
             return
         except SaveError as exc:
-            self.say(f"Could not load {path}: {exc}. The current game goes on.")
+            self.say(self.text("cannot_load", path=path, reason=exc))
             return
         try:
             # Whatever the engine raises on a damaged state, the current game must survive.
@@ -423,14 +581,14 @@ class Session:
                 raise SaveError(f"{len(seats)} seats saved for a {game.num_players}-player game")
             agents = self._make_agents(seats, seed)
         except Exception as exc:
-            self.say(
-                f"Could not load {path}: the saved game is damaged ({exc}). "
-                "The current game goes on."
-            )
+            reason = self.text("damaged", reason=exc)
+            self.say(self.text("cannot_load", path=path, reason=reason))
             return
         self.game, self.seats, self.agents = game, seats, agents
         self.lang, self.seed = lang, seed
-        self.say(f"Loaded {path}.")
+        self.text = Messages(lang) if lang is not None else self.text
+        self._shown = {}
+        self.say(self.text("loaded", path=path))
         self._advance(show=True)
 
     def _cmd_hint(self, rest: str) -> None:
@@ -442,18 +600,32 @@ class Session:
             option_id = agent.choose(self.game.clone())
             number = decision.ids.index(option_id) + 1
         except Exception as exc:  # no bot or a broken one: the game goes on without a hint
-            self.say(f"No hint available: {exc}")
+            self.say(self.text("no_hint", reason=exc))
             return
         option = decision.options[number - 1]
         # Search bots report their effort; it tells how much weight the hint deserves.
         effort = getattr(agent, "last_iterations", None)
-        why = f" (best after {effort} simulated playouts)" if isinstance(effort, int) else ""
-        self.say(f"Hint ({HINT_AGENT}): {number}. {option.label} [{option.id}]{why}")
+        why = self.text("hint_effort", count=effort) if isinstance(effort, int) else ""
+        choice = f"{number}. {option.label} [{option.id}]"
+        self.say(self.text("hint", agent=HINT_AGENT, choice=choice, why=why))
 
     def _cmd_odds(self, rest: str) -> None:
         odds = self.game.odds()
-        self.say(odds if odds else "No roll or test is pending.")
+        self.say(odds if odds else self.text("no_roll"))
 
     def _cmd_quit(self, rest: str) -> None:
-        self.say("Bye.")
+        self.say(self.text("bye"))
         self.running = False
+
+
+def _names_a_space(decision: Decision, board: Mapping[str, Any]) -> bool:
+    """True if an option is about a map space (its id ends with, or its label is, a space's
+    id) or the map is small enough to show with every decision."""
+    spaces = {str(s.get("id")) for s in board.get("spaces") or []}
+    if len(spaces) <= SMALL_MAP:
+        return True
+    for option in decision.options:
+        tail = option.label.rpartition(": ")[2]
+        if option.id.rsplit(":", 1)[-1] in spaces or tail in spaces or option.label in spaces:
+            return True
+    return False

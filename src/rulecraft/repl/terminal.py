@@ -20,11 +20,14 @@ from typing import TYPE_CHECKING, Protocol, TextIO
 
 from rich.console import Console
 
+from rulecraft.repl.narrate import printable
 from rulecraft.repl.session import Session
 
 if TYPE_CHECKING:
     from prompt_toolkit.completion import CompleteEvent, Completer, Completion
     from prompt_toolkit.document import Document
+    from prompt_toolkit.key_binding import KeyBindings, KeyPressEvent
+    from prompt_toolkit.output import Output
 
 Words = Callable[[], list[str]]
 
@@ -43,11 +46,16 @@ class PlainLineReader:
         self.console = console
 
     def read(self, prompt: str, words: Words, card_words: Words) -> str | None:
-        line = self.stream.readline()
+        try:
+            line = self.stream.readline()
+        except UnicodeDecodeError:  # a stream opened without errors="replace"
+            self.console.print(prompt + "?", markup=False, highlight=False)
+            return ""
         if not line:
             return None
         text = line.rstrip("\r\n")
-        self.console.print(prompt + text, markup=False, highlight=False)
+        # The echo escapes control characters: a line must not drive the terminal.
+        self.console.print(prompt + printable(text, 200), markup=False, highlight=False)
         return text
 
 
@@ -63,10 +71,13 @@ class PromptLineReader:
 
         self._words: Words = list
         self._card_words: Words = list
+        if "output" not in session_kwargs:
+            session_kwargs["output"] = _output_without_cpr()
         self.session: PromptSession[str] = PromptSession(
             history=InMemoryHistory(),
             completer=_completer(lambda: self._words(), lambda: self._card_words()),
             complete_while_typing=False,
+            key_bindings=_safe_key_bindings(),
             **session_kwargs,  # type: ignore[arg-type]
         )
 
@@ -78,6 +89,44 @@ class PromptLineReader:
             return None
         except KeyboardInterrupt:
             return "quit"
+
+
+def _output_without_cpr() -> Output:
+    """The terminal output, never asking the terminal where the cursor is (a CPR).
+
+    A terminal that does not answer a CPR makes prompt_toolkit print a warning after two
+    seconds; the REPL draws nothing that needs the cursor's row, so it never asks.
+    """
+    from prompt_toolkit.output import create_output
+    from prompt_toolkit.output.vt100 import Vt100_Output
+
+    output = create_output()
+    if isinstance(output, Vt100_Output):
+        output.enable_cpr = False
+    return output
+
+
+def _safe_key_bindings() -> KeyBindings:
+    """Key bindings that swallow mouse reports.
+
+    The REPL never turns mouse reporting on, so a "mouse event" is typed text that looks
+    like one (``ESC [ 31 m`` is read as an SGR mouse release): prompt_toolkit's own
+    handler would raise on it and end the prompt.
+    """
+    from prompt_toolkit.key_binding import KeyBindings
+    from prompt_toolkit.keys import Keys
+
+    bindings = KeyBindings()
+
+    @bindings.add(Keys.Vt100MouseEvent, eager=True)
+    def _ignore_mouse(event: KeyPressEvent) -> None:
+        """Ignore the sequence: nothing here handles a mouse."""
+
+    @bindings.add(Keys.WindowsMouseEvent, eager=True)
+    def _ignore_windows_mouse(event: KeyPressEvent) -> None:
+        """Ignore the sequence: nothing here handles a mouse."""
+
+    return bindings
 
 
 def _completer(words: Words, card_words: Words) -> Completer:
@@ -107,7 +156,7 @@ def run(session: Session, reader: LineReader) -> int:
     while session.running:
         line = reader.read(session.prompt(), session.completion_words, session.card_words)
         if line is None:
-            session.say("End of input: leaving the game.")
+            session.say(session.text("end_of_input"))
             break
         session.handle(line)
     return session.exit_code
