@@ -366,3 +366,20 @@ async def test_saving_checks_the_whole_ruleset_from_disk(
         assert any("did you mean 'knock_out'?" in d.message for d in found)
     finally:
         _close(client, uri)
+
+
+@pytest.mark.asyncio(loop_scope="module")
+async def test_a_manifest_changed_on_disk_is_checked_again(
+    client: LanguageClient, tmp_path: Path
+) -> None:
+    copy = tmp_path / "sparks"
+    shutil.copytree(ROOT / "sparks", copy)
+    manifest = copy / "ruleset.yaml"
+    manifest.write_text(manifest.read_text("utf-8").replace("players: {min: 2", "player: {min: 2"))
+    client.workspace_did_change_watched_files(
+        lsp.DidChangeWatchedFilesParams(
+            changes=[lsp.FileEvent(uri=manifest.as_uri(), type=lsp.FileChangeType.Changed)]
+        )
+    )
+    found = await _diagnostics_until(client, manifest.as_uri(), "RC010")
+    assert any("did you mean `players`?" in d.message for d in found)

@@ -155,6 +155,12 @@ def _register_documents(server: RulecraftServer) -> None:
     async def did_save(ls: RulecraftServer, params: lsp.DidSaveTextDocumentParams) -> None:
         ls.schedule_check(params.text_document.uri, 0.0)
 
+    @server.feature(lsp.WORKSPACE_DID_CHANGE_WATCHED_FILES)
+    async def files_changed(ls: RulecraftServer, params: lsp.DidChangeWatchedFilesParams) -> None:
+        # A manifest or a file not open in the editor changed on disk: check its ruleset.
+        for change in params.changes:
+            ls.schedule_check(change.uri, DEBOUNCE_SECONDS)
+
 
 def _register_navigation(server: RulecraftServer) -> None:
     @server.feature(lsp.TEXT_DOCUMENT_HOVER)
