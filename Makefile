@@ -4,7 +4,7 @@ VENV   := .venv
 BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.installed
 
-.PHONY: play test lint typecheck validate pytest bench clean
+.PHONY: play test lint typecheck validate pytest docs bench clean
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -15,7 +15,7 @@ $(STAMP): pyproject.toml
 play: $(STAMP)
 	$(BIN)/rulecraft play $(ARGS)
 
-test: $(STAMP) pytest typecheck lint validate
+test: $(STAMP) pytest typecheck lint validate docs
 
 pytest: $(STAMP)
 	$(BIN)/python -m pytest -n 2 --dist loadgroup
@@ -31,9 +31,13 @@ validate: $(STAMP)
 	$(BIN)/rulecraft validate --strict rulesets
 	$(BIN)/rulecraft fmt --check rulesets
 
+# The docs site (mkdocs-material over docs/), strictly: a broken link or an unlisted page fails.
+docs: $(STAMP)
+	NO_MKDOCS_2_WARNING=1 $(BIN)/mkdocs build --strict --quiet --site-dir site
+
 bench: $(STAMP)
 	$(BIN)/python -m pip install --quiet -e '.[bench]'
 	$(BIN)/python bench/run.py
 
 clean:
-	rm -rf $(VENV) .mypy_cache .ruff_cache .pytest_cache
+	rm -rf $(VENV) .mypy_cache .ruff_cache .pytest_cache site

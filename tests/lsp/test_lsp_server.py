@@ -383,3 +383,22 @@ async def test_a_manifest_changed_on_disk_is_checked_again(
     )
     found = await _diagnostics_until(client, manifest.as_uri(), "RC010")
     assert any("did you mean `players`?" in d.message for d in found)
+
+
+@pytest.mark.asyncio(loop_scope="module")
+async def test_completion_inside_a_card_being_written_offers_its_kind_attributes(
+    client: LanguageClient,
+) -> None:
+    # Half a line typed: the component does not parse, its header still names the kind.
+    text = SPARKS_CARDS.read_text("utf-8").replace(
+        "    copies: 5\n    cost: 3\n", "    copies: 5\n    po\n    cost: 3\n", 1
+    )
+    uri = _open(client, SPARKS_CARDS, text)
+    try:
+        names = await _complete(client, uri, text, "    po")
+        assert {"power", "cost"} <= names
+        assert "cast" not in names  # a spell's attribute
+        fields = await _complete(client, uri, text, "if this.")
+        assert {"charge", "power"} <= fields and "cast" not in fields
+    finally:
+        _close(client, uri)

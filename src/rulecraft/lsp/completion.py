@@ -110,11 +110,23 @@ def _entry_items(index: RulesetIndex) -> list[lsp.CompletionItem]:
     return sorted(out, key=lambda c: c.sort_text or "")
 
 
-def _field_items(index: RulesetIndex, obj: str, item: ast.Item | None) -> list[lsp.CompletionItem]:
+def _kind_of(index: RulesetIndex, item: ast.Item | None, header: str) -> str | None:
+    """The kind of the component being edited: from its syntax tree, or (when a syntax
+    error keeps the parser from building it) from its header line ``kind id ...``."""
+    if isinstance(item, ast.Component):
+        return item.kind
+    kinds = (index.manifest or {}).get("kinds")
+    words = header.split()
+    if item is None and len(words) >= 2 and isinstance(kinds, dict) and words[0] in kinds:
+        return words[0]
+    return None
+
+
+def _field_items(index: RulesetIndex, obj: str, kind: str | None) -> list[lsp.CompletionItem]:
     kinds = (index.manifest or {}).get("kinds")
     all_kinds = list(kinds) if isinstance(kinds, dict) else []
-    if obj == "this" and isinstance(item, ast.Component):
-        all_kinds = [item.kind]
+    if obj == "this" and kind is not None:
+        all_kinds = [kind]
     seen: dict[str, str] = {}
     for kind in all_kinds:
         for name, typ in index.kind_attributes(kind).items():
@@ -129,14 +141,16 @@ def _field_items(index: RulesetIndex, obj: str, item: ast.Item | None) -> list[l
     ]
 
 
-def _name_items(index: RulesetIndex, item: ast.Item | None) -> list[lsp.CompletionItem]:
+def _name_items(
+    index: RulesetIndex, item: ast.Item | None, kind: str | None
+) -> list[lsp.CompletionItem]:
     out: dict[str, lsp.CompletionItem] = {}
-    if isinstance(item, ast.Component):
-        for name, typ in index.kind_attributes(item.kind).items():
+    if kind is not None:
+        for name, typ in index.kind_attributes(kind).items():
             out[name + ":"] = lsp.CompletionItem(
                 label=name,
                 kind=lsp.CompletionItemKind.Property,
-                detail=f"{item.kind} attribute: {typ}",
+                detail=f"{kind} attribute: {typ}",
                 insert_text=f"{name}: ",
             )
     for name in sorted(local_names(item)) if item is not None else ():
@@ -144,8 +158,8 @@ def _name_items(index: RulesetIndex, item: ast.Item | None) -> list[lsp.Completi
     for name, symbols in sorted(index.symbols.items()):
         symbol = symbols[0]
         if symbol.kind != "entry":
-            kind = _SYMBOL_KINDS.get(symbol.kind, lsp.CompletionItemKind.Text)
-            out.setdefault(name, lsp.CompletionItem(label=name, kind=kind, detail=symbol.kind))
+            shown = _SYMBOL_KINDS.get(symbol.kind, lsp.CompletionItemKind.Text)
+            out.setdefault(name, lsp.CompletionItem(label=name, kind=shown, detail=symbol.kind))
     for name in sorted(SPECIAL_NAMES):
         out.setdefault(name, lsp.CompletionItem(label=name, kind=lsp.CompletionItemKind.Constant))
     for name in sorted(BUILTINS):
@@ -161,9 +175,10 @@ def complete(index: RulesetIndex, path: Path, line: int, prefix: str) -> list[ls
     """Completion items for a cursor on ``line`` (0-based) after the text ``prefix``."""
     source = index.files.get(path)
     item = source.item_at(line) if source is not None else None
+    kind = _kind_of(index, item, source.header_at(line) if source is not None else "")
     if _GOTO.search(prefix):
         return _entry_items(index)
     field = _FIELD.search(prefix)
     if field is not None:
-        return _field_items(index, field.group(1), item)
-    return _name_items(index, item)
+        return _field_items(index, field.group(1), kind)
+    return _name_items(index, item, kind)

@@ -106,6 +106,15 @@ class SourceFile:
             end -= 1
         return start, max(end, start)
 
+    def header_at(self, line: int) -> str:
+        """The nearest top-level line at or above ``line``: the header of the item being
+        written, even when a syntax error keeps the parser from building it."""
+        for number in range(min(line, len(self.lines) - 1), -1, -1):
+            text = self.lines[number]
+            if text[:1] not in ("", " ", "\t", "#"):
+                return text
+        return ""
+
     def word_at(self, line: int, column: int) -> Occurrence | None:
         """The word (or entry number) under a cursor at ``line``/``column`` (code points)."""
         for word in self.words:
@@ -252,6 +261,7 @@ class IndexBuilder:
 
     def __init__(self) -> None:
         self._cache: dict[Path, SourceFile] = {}
+        self._manifests: dict[Path, tuple[str, Any, PositionMap]] = {}
 
     def source(self, path: Path, text: str) -> SourceFile:
         cached = self._cache.get(path)
@@ -282,17 +292,30 @@ class IndexBuilder:
                     line, start, end = _name_span(source.lines, item, named[0])
                     index.add(Symbol(named[0], named[1], file, line, start, end, item))
         if root is not None:
-            _add_manifest(index, root / MANIFEST, overlays.get(root / MANIFEST))
+            manifest = self.manifest(root / MANIFEST, overlays.get(root / MANIFEST))
+            if manifest is not None:
+                _add_manifest(index, root / MANIFEST, *manifest)
         return index
 
+    def manifest(self, path: Path, text: str | None) -> tuple[str, Any, PositionMap] | None:
+        """The manifest's text, data and positions; loaded again only when its text changed
+        (a round-trip YAML load of a large manifest takes a good part of a second)."""
+        try:
+            raw = text if text is not None else path.read_text("utf-8")
+        except (OSError, UnicodeDecodeError):
+            return None
+        cached = self._manifests.get(path)
+        if cached is None or cached[0] != raw:
+            data, positions, _problems = load_yaml(raw, str(path))
+            cached = (raw, data, positions)
+            self._manifests[path] = cached
+        return cached
 
-def _add_manifest(index: RulesetIndex, path: Path, text: str | None) -> None:
-    """Read the manifest's names (kinds, zones, ...) into the index, with their places."""
-    try:
-        raw = text if text is not None else path.read_text("utf-8")
-    except (OSError, UnicodeDecodeError):
-        return
-    data, positions, _problems = load_yaml(raw, str(path))
+
+def _add_manifest(
+    index: RulesetIndex, path: Path, raw: str, data: Any, positions: PositionMap
+) -> None:
+    """Put the manifest's names (kinds, zones, ...) into the index, with their places."""
     index.manifest_path = path
     index.manifest_lines = raw.splitlines()
     if not isinstance(data, dict):
