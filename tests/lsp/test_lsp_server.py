@@ -126,6 +126,8 @@ async def test_unknown_name_has_hint_and_a_quick_fix_and_fixing_clears_it(
         problem = next(d for d in found if d.code == "RC201")
         assert "'pionts'" in problem.message
         assert "did you mean 'points'?" in problem.message
+        assert problem.code_description is not None
+        assert problem.code_description.href.endswith("#rc201")  # its entry in the docs
         where = _position(text, "gain 1 pionts")
         # the squiggle covers exactly the misspelt word
         assert problem.range.start == _position(text, "pionts")

@@ -4,12 +4,14 @@ docs/editor.md shows this transcript; ``test_lsp_transcript.py`` records it agai
 compares, so the page stays true.  Run ``python tests/lsp/transcript.py`` to print it.
 
 The client side is raw JSON-RPC over the server's stdin/stdout (Content-Length framing),
-exactly what an editor sends.  File URIs are shown relative to the ``rulesets`` folder.
+exactly what an editor sends.  File URIs are shown relative to the ``rulesets`` folder,
+docs links by their anchor.
 """
 
 from __future__ import annotations
 
 import json
+import re
 import subprocess
 import sys
 import time
@@ -50,6 +52,9 @@ class Session:
 
     def show(self, arrow: str, what: str, payload: Any) -> None:
         text = json.dumps(payload, ensure_ascii=False).replace(RULESETS.as_uri(), "file:///…")
+        # a code's docs link depends on the machine (a published site, a built one, or the
+        # Markdown file): only its anchor is shown
+        text = re.sub(r'"href": "[^"]*#(rc\d+)"', r'"href": "…#\1"', text)
         self.lines.append(f"{arrow} {what} {text}")
 
     def request(self, method: str, params: dict[str, Any], shown: Any = None) -> Any:

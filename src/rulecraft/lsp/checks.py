@@ -20,6 +20,7 @@ from lsprotocol import types as lsp
 from rulecraft.diagnostics import Diagnostic, Severity
 from rulecraft.lsp.positions import span_range
 from rulecraft.validators.pipeline import MANIFEST, check_ruleset
+from rulecraft.validators.report import help_uri
 
 SOURCE = "rulecraft"
 _SEVERITY = {
@@ -39,6 +40,8 @@ def to_lsp(diagnostic: Diagnostic, lines: list[str]) -> lsp.Diagnostic:
         message=message,
         severity=_SEVERITY.get(diagnostic.severity, lsp.DiagnosticSeverity.Error),
         code=diagnostic.code,
+        # the code's entry on the errors page, as SARIF's helpUri: editors link the code
+        code_description=lsp.CodeDescription(href=help_uri(diagnostic.code)),
         source=SOURCE,
         data={"hint": diagnostic.hint} if diagnostic.hint else None,
     )
