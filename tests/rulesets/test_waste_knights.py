@@ -520,7 +520,10 @@ def test_injury_example_cards_unconscious_then_broken_arm(ruleset: Any) -> None:
     game.choose("pass")
     assert [o.id for o in game.decision.options] == ["act:regain", "pass"]
     game.choose("act:regain")
-    # 4 healing points take the 4 normal Wound first; 1 Radiation.
+    # 4 healing points, each on a normal Wound (the knight's choice); 1 Radiation.
+    for _ in range(4):
+        assert game.decision.prompt == HEAL_PROMPT
+        game.choose(game.decision.options[0].id)  # Heal 1 Wound
     assert ev(game, "[you.wounds, you.cwounds, you.radiation]") == [1, 1, 1]
     assert ev(game, "first(injuries).side == front and not (you has unconscious)") is True
     # Broken Arm: one of the two one-handed weapons must be put away.
@@ -532,6 +535,43 @@ def test_injury_example_cards_unconscious_then_broken_arm(ruleset: Any) -> None:
     # Between the actions the Pistol cannot be equipped again.
     assert game.decision.prompt == "Prepare your gear between actions (free)"
     assert "act:equip:pistol#1" not in [o.id for o in game.decision.options]
+
+
+HEAL_PROMPT = "Heal 1 point: a Wound or a Contaminated Wound?"
+
+
+@pytest.mark.parametrize(
+    ("answers", "left"),
+    [
+        # 3 Wound healed; the 4th point can only flip a Contaminated Wound
+        (["Heal 1 Wound"] * 4, [1, 1]),
+        # a Contaminated Wound flipped then healed as a Wound: 2 points each
+        (["Heal 1 Contaminated Wound (it turns into a Wound)", "Heal 1 Wound"] * 2, [3, 0]),
+        # both flipped first; the last 2 points heal Wound without asking
+        (["Heal 1 Contaminated Wound (it turns into a Wound)"] * 2, [3, 0]),
+    ],
+)
+def test_the_knight_splits_healing_between_wound_and_contamination(
+    ruleset: Any, answers: list[str], left: list[int]
+) -> None:
+    """Heal: 'When healing Wound, the knight may also choose to heal Contamination, but
+    healing it causes its token to be flipped to the normal (Wound) side.' and 'The knight
+    may split their healing between Wound and Contamination as they wish'.  Regain
+    Consciousness heals 4 Wound: with 3 Wound and 2 Contaminated Wound the knight chooses
+    for each point (the ruleset once always healed normal Wound first)."""
+    game = arranged(
+        ruleset,
+        zones={"injuries": {0: ["broken_arm#1"]}},
+        cards={"broken_arm#1": {"side": "unconscious"}},
+        players={0: {"flags": ["unconscious"], "resources": {"wounds": 3, "cwounds": 2}}},
+    )
+    game.choose("pass")
+    game.choose("act:regain")
+    for answer in answers:
+        if game.decision.prompt != HEAL_PROMPT:
+            break  # one kind is gone: the rest heals without asking
+        game.choose({o.label: o.id for o in game.decision.options}[answer])
+    assert ev(game, "[you.wounds, you.cwounds]") == left
 
 
 def test_malfunction_example_cards_wrecked_then_rattled(ruleset: Any) -> None:
