@@ -184,3 +184,23 @@ def test_docstring_examples() -> None:
 
     result = doctest.testmod(cards)
     assert result.attempted > 0 and result.failed == 0
+
+
+def test_a_print_section_naming_no_attribute_is_a_located_warning(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    copy = _sparks_copy(tmp_path)
+    manifest = copy / "ruleset.yaml"
+    text = manifest.read_text("utf-8").replace(
+        "    active_in: [board]\n", "    active_in: [board]\n    print: {fields: [powr]}\n", 1
+    )
+    manifest.write_text(text, "utf-8")
+    _render(tmp_path, str(copy))
+    out = capsys.readouterr().out
+    line = text[: text.index("print: {fields")].count("\n") + 1
+    column = text.splitlines()[line - 1].index("powr") + 1
+    expected = (
+        f"{manifest}:{line}:{column}: warning: print.fields names 'powr', "
+        "which creature does not declare (did you mean 'power'?)"
+    )
+    assert expected in out.splitlines()

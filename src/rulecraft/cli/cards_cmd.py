@@ -15,6 +15,7 @@ from typing import Any
 
 from rulecraft.interpreter.game import bundled_names, bundled_root
 from rulecraft.validators.pipeline import MANIFEST, check_ruleset
+from rulecraft.validators.yaml_source import load_yaml
 
 
 def register(sub: Any) -> None:
@@ -55,6 +56,17 @@ def _kinds(raw: list[str] | None) -> list[str] | None:
     return [k.strip() for item in raw for k in item.split(",") if k.strip()]
 
 
+def _shown(root: Path, warning: Any) -> str:
+    """A warning with its file as the ruleset was named (the checker's spans are relative
+    to the ruleset's parent folder)."""
+    file = Path(warning.span.file)
+    if not file.is_absolute() and not (root.parent / file).is_file():
+        return str(warning)
+    span = warning.span
+    shown = file if file.is_absolute() else root.parent / file
+    return f"{shown}:{span.line}:{span.column}: warning: {warning.message}"
+
+
 def _usage(message: str) -> int:
     print(f"rulecraft cards: {message}", file=sys.stderr)
     return 2
@@ -89,17 +101,20 @@ def run(args: argparse.Namespace) -> int:
     unknown = [k for k in wanted or [] if k not in known]
     if unknown:
         return _usage(f"no components of kind {', '.join(unknown)} (kinds: {', '.join(known)})")
+    _data, positions, _ = load_yaml(root / MANIFEST, str(root / MANIFEST))
+    early = cards.check_print_sections(manifest, positions)
     chosen = cards.collect_cards(program, manifest, lang=args.lang, kinds=wanted)
     out = Path(args.out) if args.out else Path(f"{root.name}-cards.pdf")
     title = str(manifest.get("name", root.name))
     report = cards.render_sheets(
         chosen, out, paper=args.paper, bleed_mm=args.bleed, backs=not args.no_backs, title=title
     )
-    for warning in report.warnings:
-        print(warning)
+    warnings = early + report.warnings
+    for warning in warnings:
+        print(_shown(root, warning))
     print(
         f"{out}: {report.cards} cards on {report.pages} pages ({args.paper}, "
-        f"bleed {report.bleed_mm:g} mm), {len(report.warnings)} warning(s)",
+        f"bleed {report.bleed_mm:g} mm), {len(warnings)} warning(s)",
         file=sys.stderr,
     )
     return 0

@@ -35,6 +35,8 @@ from reportlab.pdfgen.canvas import Canvas
 from reportlab.platypus import Paragraph
 
 from rulecraft.diagnostics import Span
+from rulecraft.validators.suggest import did_you_mean
+from rulecraft.validators.yaml_source import PositionMap
 
 CARD_W = 63 * mm
 CARD_H = 88 * mm
@@ -524,3 +526,33 @@ def _unique(warnings: list[CardWarning]) -> list[CardWarning]:
             seen.add(key)
             out.append(warning)
     return out
+
+
+def check_print_sections(manifest: dict[str, Any], positions: PositionMap) -> list[CardWarning]:
+    """A ``print:`` key naming an attribute the kind does not declare, located in the
+    manifest (the card would silently print nothing there)."""
+    problems: list[CardWarning] = []
+    kinds = manifest.get("kinds")
+    for kind, raw in kinds.items() if isinstance(kinds, dict) else ():
+        spec = raw.get("print") if isinstance(raw, dict) else None
+        if not isinstance(spec, dict):
+            continue
+        attributes = raw.get("attributes")
+        declared = [str(a) for a in attributes] if isinstance(attributes, dict) else []
+        named: list[tuple[tuple[Any, ...], Any]] = [
+            (("cost",), spec.get("cost")),
+            (("text",), spec.get("text")),
+        ]
+        fields = spec.get("fields")
+        named += [
+            (("fields", i), f) for i, f in enumerate(fields if isinstance(fields, list) else [])
+        ]
+        for where, name in named:
+            if name is None or str(name) in declared:
+                continue
+            guess = did_you_mean(str(name), declared)
+            hint = f" (did you mean '{guess}'?)" if guess else ""
+            span = positions.value_span(("kinds", kind, "print", *where))
+            message = f"print.{where[0]} names {name!r}, which {kind} does not declare{hint}"
+            problems.append(CardWarning(span, message))
+    return problems
