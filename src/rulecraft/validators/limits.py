@@ -50,7 +50,8 @@ def component_limits(comp: Compiler) -> list[Diagnostic]:
         if not isinstance(spec, Mapping):
             continue
         copies = spec.get("copies")
-        if isinstance(copies, int) and copies > MAX_COPIES:
+        # 1.0e9 is an integer to JSON Schema, so it reaches here as a float.
+        if isinstance(copies, int | float) and copies > MAX_COPIES:
             out.append(
                 _too_many_copies(
                     f"the placement components[{i}]", copies, comp.mspan(*_at(i, "copies"))
@@ -76,10 +77,10 @@ def _at(*path: str | int) -> tuple[str | int, ...]:
     return ("components", *path)
 
 
-def _too_many_copies(what: str, value: int, span: Span) -> Diagnostic:
+def _too_many_copies(what: str, value: float, span: Span) -> Diagnostic:
     return Diagnostic(
         TOO_MANY,
-        f"{what} asks for {value:,} copies; at most {MAX_COPIES:,} are allowed",
+        f"{what} asks for {value:,.0f} copies; at most {MAX_COPIES:,} are allowed",
         span,
         hint="use fewer copies, or a counter for a pile of identical tokens",
     )
@@ -111,8 +112,8 @@ def _instances(comp: Compiler, spec: Mapping[str, Any], players: int) -> int:
     fixed = spec.get("copies")
     total = 0
     for cid in ids:
-        copies = fixed if isinstance(fixed, int) else _declared_copies(comp.comps[cid])
-        total += min(copies, MAX_COPIES + 1) * seats
+        copies = fixed if isinstance(fixed, int | float) else _declared_copies(comp.comps[cid])
+        total += int(min(copies, MAX_COPIES + 1)) * seats
     return total
 
 

@@ -259,6 +259,9 @@ def _hint_for_syntax(problem: str) -> str | None:
 
 def _marked_error(error: MarkedYAMLError, name: str) -> Diagnostic:
     mark = error.problem_mark or error.context_mark
+    if error.context_mark is not None and "end of stream" in (error.problem or ""):
+        # An unclosed quote or bracket runs to the end of the file: point at its start.
+        mark = error.context_mark
     line, column = (mark.line + 1, mark.column + 1) if mark is not None else (1, 1)
     problem = error.problem or str(error).strip().splitlines()[0]
     context = error.context
@@ -286,7 +289,17 @@ _TIMESTAMP = re.compile(
 )
 
 
+_LONG_NUMBER = re.compile(r"(?<![\w.])[-+]?\d{4000,}")
+
+
 def _value_error(error: ValueError, text: str, name: str) -> Diagnostic:
+    if "integer string conversion" in str(error):
+        # Python refuses to convert more than 4,300 digits; ruamel raises that without a place.
+        found = _LONG_NUMBER.search(text)
+        at = _offset_to_line_col(text, found.start()) if found else (1, 1)
+        digits = len(found.group(0).lstrip("+-")) if found else 0
+        msg = f"an integer of {digits:,} digits does not fit in 64 bits"
+        return Diagnostic(NUMBER_RANGE, msg, Span(name, *at), hint="quote it if it is text")
     for line_number, line in enumerate(text.splitlines(), start=1):
         content = line.split(" #", 1)[0]
         for match in _TIMESTAMP.finditer(content):
