@@ -150,3 +150,16 @@ def test_module_doctests() -> None:
 
     failures, tried = doctest.testmod(solver_module)
     assert tried > 0 and failures == 0
+
+
+def test_first_goal_stops_at_a_proof(maze: rulecraft.Ruleset) -> None:
+    full = solve(maze.new_game())
+    first = solve(maze.new_game(), stretch=Stretch(first_goal=True))
+    assert first.reachable and not first.complete
+    assert first.nodes < full.nodes
+    assert "proves it" in first.summary()
+    # The line it found really meets the goal when played.
+    game = maze.new_game()
+    for option in first.line:
+        game.choose(option)
+    assert game.result is not None and game.result.winners == (0,)

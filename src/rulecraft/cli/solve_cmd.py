@@ -47,6 +47,11 @@ def register(sub: Any) -> None:
         help="an expression to maximise at the stretch's end; repeat it for a lexicographic "
         "order (health, then XP, ...); default: the manifest's evaluation",
     )
+    p.add_argument(
+        "--first",
+        action="store_true",
+        help="stop at the first line that meets the goal (proves it reachable, fast)",
+    )
     p.add_argument("--max-nodes", type=int, default=200_000, help="most positions to expand")
     p.add_argument("--max-depth", type=int, default=200, help="most decisions in a line")
     p.add_argument(
@@ -84,6 +89,7 @@ def run(args: argparse.Namespace) -> int:
         objective=tuple(args.objective or ()),
         max_nodes=args.max_nodes,
         max_depth=args.max_depth,
+        first_goal=args.first,
     )
     try:
         result = solve(game, stretch=stretch)
