@@ -145,9 +145,20 @@ def test_validate_writes_the_story_graph_and_checks_translations(tmp_path: Path)
     dot = tmp_path / "story.dot"
     assert main(["validate", str(story), "--story-graph", str(dot)]) == 0
     assert dot.read_text(encoding="utf-8").startswith("digraph story")
-    # every English text lacks a German translation: warnings, which fail only --strict
-    assert main(["validate", str(story), "--lang", "de"]) == 0
-    assert main(["validate", str(story), "--lang", "de", "--strict"]) == 1
+    # the ruleset declares no German: one error (RC241), not a warning per text (issue 15)
+    assert main(["validate", str(story), "--lang", "de"]) == 1
+    # declared, every English text lacking its German is a warning, failing only --strict
+    import shutil
+
+    german = tmp_path / "story"
+    shutil.copytree(story, german)
+    manifest = german / "ruleset.yaml"
+    manifest.write_text(
+        manifest.read_text(encoding="utf-8").replace("languages: [en]", "languages: [en, de]"),
+        encoding="utf-8",
+    )
+    assert main(["validate", str(german), "--lang", "de"]) == 0
+    assert main(["validate", str(german), "--lang", "de", "--strict"]) == 1
 
 
 def test_texts_interpolate_expressions_and_pools_add(tmp_path: Path) -> None:

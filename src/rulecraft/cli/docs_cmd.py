@@ -94,11 +94,16 @@ def _page(topic: str, docs: Path) -> str | None:
     return None
 
 
-def _overview(docs: Path) -> str:
+def _site_index() -> str | None:
     site = site_folder()
-    lines = [f"rulecraft's documentation: {page_uri('index') if site else docs.as_uri()}"]
+    return (site / "index.html").as_uri() if site is not None else None
+
+
+def _overview(docs: Path) -> str:
+    site = _site_index()
+    lines = [f"rulecraft's documentation: {site or docs.as_uri()}"]
     if site is None:
-        lines.append("(Markdown pages; `mkdocs build` in a checkout makes the site)")
+        lines.append("(Markdown pages; `make docs` in a checkout builds the site)")
     lines.append("pages: " + ", ".join(pages(docs)))
     lines.append("an error code explained: rulecraft docs RC201")
     return "\n".join(lines)
@@ -112,7 +117,7 @@ def run(args: argparse.Namespace) -> int:
     topic: str | None = args.topic
     if topic is None:
         print(_overview(docs))
-        target = page_uri("index") if site_folder() else docs.as_uri()
+        target = _site_index() or docs.as_uri()
     elif _CODE.fullmatch(topic):
         explained = _explain(topic, docs)
         if explained is None:

@@ -165,16 +165,14 @@ def code_anchor(code: str) -> str:
 def page_uri(page: str, anchor: str = "") -> str:
     """Where a docs page (``"errors"``, ``"rulesets/sparks"``) can be read, with an anchor.
 
-    ``$RULECRAFT_DOCS_URL`` (a published site) first, then the built site, then the Markdown
-    file; the last two as ``file:`` URIs, which terminals and SARIF viewers open.
+    ``$RULECRAFT_DOCS_URL`` (a published site), else the installed Markdown page as a
+    ``file:`` URI, which terminals and SARIF viewers open.  Never the locally built site:
+    whether ``make docs`` ran must not change what a report says.
     """
     fragment = f"#{anchor}" if anchor else ""
     base = os.environ.get(DOCS_URL_VARIABLE, "").strip()
     if base:
         return f"{base.rstrip('/')}/{page}/{fragment}"
-    site = site_folder()
-    if site is not None:
-        return (site / page / "index.html").as_uri() + fragment
     docs = docs_folder()
     if docs is not None:
         return (docs / f"{page}.md").as_uri() + fragment
