@@ -287,3 +287,17 @@ def test_the_radlands_page_has_no_stale_lines() -> None:
     for match in re.finditer(r"^    rulecraft .*$", page, re.M):
         before = page[: match.start()].rstrip(" ").splitlines()[-1]
         assert before == "" or before.startswith("    "), match.group(0)
+
+
+def test_the_caret_is_under_the_unit_of_a_cost(
+    glod: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    cards = glod / "cards.rcl"
+    text = cards.read_text(encoding="utf-8").replace("costs 1 energy once", "costs 1 enrgy once")
+    cards.write_text(text, encoding="utf-8")
+    _, out, _ = run(["validate", "--format", "json", "sparks"], capsys)
+    found = [d for d in json.loads(out)["diagnostics"] if "enrgy" in d["message"]]
+    (only,) = found
+    line = text.splitlines()[only["line"] - 1]
+    assert line[only["column"] - 1 : only["end_column"]] == "enrgy"
+    assert only["hint"] == "did you mean 'energy'?"

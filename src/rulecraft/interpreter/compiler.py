@@ -1432,7 +1432,8 @@ class Compiler:
                             )
                         )
                         for unit, _ in ability_list[-1].cost:
-                            self._check_unit(unit, mem.span)
+                            where = _unit_span(mem.cost, unit) if mem.cost else None
+                            self._check_unit(unit, where or mem.span)
                     elif isinstance(mem, ast.Trigger):
                         triggers.setdefault(mem.event, []).append(
                             self.trigger(mem, cid, side, comp.label)
@@ -1577,7 +1578,7 @@ class Compiler:
                 scope = scope.child(a.for_var)
             cost = tuple(self.qty_parts(a.cost, scope)) if a.cost else ()
             for unit, _ in cost:
-                self._check_unit(unit, a.span)
+                self._check_unit(unit, (_unit_span(a.cost, unit) if a.cost else None) or a.span)
             out[name] = ActionSpec(
                 name=name,
                 label=a.label.as_dict() if a.label else {"": name},
