@@ -41,7 +41,7 @@ from rulecraft.validators.yaml_source import PositionMap
 CARD_W = 63 * mm
 CARD_H = 88 * mm
 DEFAULT_BLEED_MM = 3.0
-SAFE = 3 * mm  # no text closer than this to the trim line
+SAFE = 4 * mm  # no text closer than this to the trim line (the white panel starts at 2.5)
 MAX_TEXT_PT = 9.0
 MIN_TEXT_PT = 6.0
 PAPERS = {"a4": A4, "letter": LETTER}
