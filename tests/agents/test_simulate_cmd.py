@@ -134,7 +134,7 @@ def test_start_player_in_the_json_and_the_table(
     assert main(argv) == 0
     out = capsys.readouterr().out
     assert "start player won 4 of 8 decided games: 50.0%" in out
-    assert "starts by seat 4, 4" in out
+    assert "starts: seat 1 4, seat 2 4" in out
     # games that do not say who started: no start-player line, no key
     assert main(["simulate", "nim", "-n", "4", "--workers", "1", "--json"]) == 0
     assert "start_player" not in json.loads(capsys.readouterr().out)

@@ -1,6 +1,12 @@
 """`rulecraft simulate RULESET`: play many bot games and summarise wins, lengths, errors.
 
     rulecraft simulate RULESET -n 1000 --agents random,mcts --seed 7 --workers 2
+    rulecraft simulate RULESET -n 10000 --report balance.html --json balance.json
+    rulecraft simulate RULESET -n 100000 --backend ray --address auto
+
+The terminal summary is the default; ``--json`` prints the report as JSON (``--json FILE``
+writes it to FILE instead), ``--report FILE.html`` writes the balance report with plots
+(:mod:`rulecraft.tools.report`).  Seats are numbered from 1 in every output.
 
 Exit codes: 0 every game finished, 1 some game raised or ran past its bound (each has a
 replay file in ``--errors-dir``), 2 usage error or a ruleset that cannot be loaded.
@@ -23,13 +29,16 @@ from rich.table import Table
 from rulecraft.interpreter.agents import make_agent
 from rulecraft.interpreter.protocols import GameLike
 from rulecraft.interpreter.simulator import (
+    BACKENDS,
     DEFAULT_ERRORS_DIR,
     LengthStats,
     ProgressCallback,
     RulesetGameFactory,
     SimulationReport,
     simulate,
+    write_json_atomic,
 )
+from rulecraft.tools.balance import rate as wilson_rate
 
 
 def register(sub: Any) -> None:
@@ -54,8 +63,39 @@ def register(sub: Any) -> None:
         default=os.cpu_count() or 1,
         help="processes to use (default: all cores; 1 runs in-process)",
     )
-    p.add_argument("--players", type=int, default=2, help="seats per game (default 2)")
-    p.add_argument("--json", action="store_true", help="print the report as JSON")
+    p.add_argument(
+        "--players",
+        type=int,
+        default=None,
+        help="seats per game (default: the ruleset's players.default)",
+    )
+    p.add_argument(
+        "--json",
+        nargs="?",
+        const="-",
+        default=None,
+        metavar="FILE",
+        help="the report as JSON: printed, or written to FILE",
+    )
+    p.add_argument(
+        "--report",
+        type=Path,
+        default=None,
+        metavar="FILE.html",
+        help="write the balance report (win rates, positions, lengths, cards, plots) as HTML",
+    )
+    p.add_argument(
+        "--backend",
+        choices=BACKENDS,
+        default="local",
+        help="local processes (default) or Ray tasks (needs rulecraft[ray])",
+    )
+    p.add_argument(
+        "--address",
+        default=None,
+        help="the Ray cluster to join (e.g. auto, ray://head:10001); default: a local Ray "
+        "instance with --workers CPUs",
+    )
     p.add_argument(
         "--errors-dir",
         type=Path,
@@ -65,7 +105,7 @@ def register(sub: Any) -> None:
     p.set_defaults(func=run)
 
 
-def make_factory(ruleset: str, players: int) -> Callable[[int], GameLike]:
+def make_factory(ruleset: str, players: int | None) -> Callable[[int], GameLike]:
     """The game factory for a ruleset (a seam for tests)."""
     return RulesetGameFactory(ruleset, players)
 
@@ -109,8 +149,10 @@ def run(args: argparse.Namespace) -> int:
         return _usage("-n must be >= 0")
     if args.workers < 1:
         return _usage("--workers must be >= 1")
-    if args.players < 1:
+    if args.players is not None and args.players < 1:
         return _usage("--players must be >= 1")
+    if args.address is not None and args.backend != "ray":
+        return _usage("--address needs --backend ray")
     try:
         for spec in specs:
             make_agent(spec, 0)
@@ -127,14 +169,32 @@ def run(args: argparse.Namespace) -> int:
                 workers=args.workers,
                 progress=progress,
                 errors_dir=args.errors_dir,
+                backend=args.backend,
+                address=args.address,
             )
     except Exception as exc:
         # games' own failures are inside the report: what escapes is the setup (loading
         # the ruleset, agent count vs seats), which is the user's to fix
         return _usage(f"cannot simulate {args.ruleset!r}: {exc}")
-    if args.json:
+    return _output(report, args)
+
+
+def _output(report: SimulationReport, args: argparse.Namespace) -> int:
+    """Print or write the report in the forms asked for; the exit code."""
+    if args.report is not None:
+        from rulecraft.tools.report import write_html
+
+        try:
+            write_html(report, args.report, title=args.ruleset)
+        except ImportError as err:
+            return _usage(f"--report needs matplotlib (pip install 'rulecraft[plot]'): {err}")
+        print(f"balance report written to {args.report}", file=sys.stderr)
+    if args.json == "-":
         print(json.dumps(report.to_json(), indent=2))
     else:
+        if args.json is not None:
+            write_json_atomic(Path(args.json), report.to_json())
+            print(f"JSON report written to {args.json}", file=sys.stderr)
         render_report(report, Console(), args.ruleset)
     return 1 if report.errors else 0
 
@@ -163,13 +223,19 @@ def render_report(report: SimulationReport, console: Console, title: str = "") -
     for seat, count in enumerate(report.wins):
         rate, low, high = report.win_rate(seat)
         wins.add_row(
-            str(seat), report.agents[seat], str(count), f"{rate:.1%}", f"{low:.1%} - {high:.1%}"
+            str(seat + 1),
+            report.agents[seat],
+            str(count),
+            f"{rate:.1%}",
+            f"{low:.1%} - {high:.1%}",
         )
     console.print(wins)
+    shared = f", shared wins {report.shared_wins}" if report.shared_wins else ""
     console.print(
-        f"finished {report.finished}, draws {report.draws}, co-op wins {report.coop_wins}, "
-        f"no winner {report.no_winner}, errors {len(report.errors)}"
+        f"finished {report.finished}, draws {report.draws}, co-op wins {report.coop_wins}"
+        f"{shared}, no winner {report.no_winner}, errors {len(report.errors)}"
     )
+    _render_extras(report, console)
     start = report.start_player
     if start is not None:
         rate, low, high = start.rate_decided()
@@ -178,7 +244,7 @@ def render_report(report: SimulationReport, console: Console, title: str = "") -
             f"start player won {start.wins} of {start.decided} decided games: {rate:.1%} "
             f"(95% {low:.1%} - {high:.1%}); of all {start.games} finished games: "
             f"{rate_all:.1%} (95% {low_all:.1%} - {high_all:.1%}); "
-            f"starts by seat {', '.join(str(n) for n in start.starts)}"
+            "starts: " + ", ".join(f"seat {i + 1} {n}" for i, n in enumerate(start.starts))
         )
     if report.finished:
         lengths = Table(title="Game length")
@@ -192,3 +258,22 @@ def render_report(report: SimulationReport, console: Console, title: str = "") -
         last = error.error.strip().splitlines()[-1] if error.error.strip() else "error"
         where = f" (replay: {error.replay_file})" if error.replay_file else ""
         console.print(f"error in game seed {error.seed}: {last}{where}", markup=False)
+
+
+def _render_extras(report: SimulationReport, console: Console) -> None:
+    """Start positions and scores, one line each, when the games give them."""
+    if report.positions is not None and report.players > 1:
+        games = report.positions.games
+        parts = []
+        for i, won in enumerate(report.positions.wins):
+            rate, low, high = wilson_rate(won, games)
+            parts.append(f"{i + 1}: {rate:.1%} ({low:.1%} - {high:.1%})")
+        console.print(f"wins by start position (of {games}): " + "; ".join(parts), markup=False)
+    if report.scores:
+        text = "; ".join(
+            f"seat {s.seat + 1} {s.mean:.2f} (sd {s.stdev:.2f}, {s.min:g} - {s.max:g})"
+            for s in report.scores
+        )
+        console.print(f"mean final score: {text}", markup=False)
+    if report.cards:
+        console.print(f"{len(report.cards)} card statistics: see --json or --report", markup=False)

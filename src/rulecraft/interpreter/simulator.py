@@ -6,8 +6,14 @@ agent specs per seat (one spec applies to every seat) and returns a
 them over ``K`` processes and the report is the same whatever ``K`` is.
 
 When the games expose ``start_seat`` (the seat that took the first turn), the report also
-says how often the start player won (:class:`StartPlayerStats`): the first-player advantage
-a designer balances against.
+says how often the start player won (:class:`StartPlayerStats`) and how each start
+position fared: the first-player advantage a designer balances against.  It also gives the
+seats' final scores (``Result.scores``), the distribution of game lengths, and per-card
+statistics (:mod:`rulecraft.tools.balance`).
+
+Games run in-process, on ``workers`` local processes, or as Ray tasks (``backend="ray"``,
+:mod:`rulecraft.tools.cluster`); the report is built from the outcomes sorted by seed, so
+it is the same whatever ran them.
 
 Every game that raises, or runs past its bound on decisions, becomes an error entry with
 its seed and a replay file: the simulator records the option ids it fed the game, so
@@ -28,7 +34,8 @@ import statistics
 import tempfile
 import time
 import traceback
-from collections.abc import Callable, Iterable, Sequence
+from collections import Counter
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -41,27 +48,35 @@ from rulecraft.interpreter.agents import (
     pending_decision,
 )
 from rulecraft.interpreter.protocols import Agent, GameLike
+from rulecraft.tools.balance import (
+    CardStats,
+    GameFacts,
+    PositionStats,
+    ScoreStats,
+    card_stats,
+    count_cards,
+    position_stats,
+    score_stats,
+    wilson_interval,
+)
+
+__all__ = [
+    "GameError",
+    "GameOutcome",
+    "LengthStats",
+    "RulesetGameFactory",
+    "SimulationReport",
+    "StartPlayerStats",
+    "play_one",
+    "replay_choices",
+    "simulate",
+    "wilson_interval",
+]
 
 GameFactory = Callable[[int], GameLike]
 ProgressCallback = Callable[[int, int], None]
 
 DEFAULT_ERRORS_DIR = Path("simulate-errors")
-
-
-def wilson_interval(successes: int, trials: int, z: float = 1.96) -> tuple[float, float]:
-    """The Wilson score interval for a proportion (95% for ``z=1.96``); ``(0, 1)`` for no
-    trials.  Unlike the normal approximation it stays inside [0, 1] for rates near 0 or 1.
-
-    >>> wilson_interval(0, 0)
-    (0.0, 1.0)
-    """
-    if trials <= 0:
-        return (0.0, 1.0)
-    p = successes / trials
-    denom = 1 + z * z / trials
-    centre = (p + z * z / (2 * trials)) / denom
-    half = z * math.sqrt(p * (1 - p) / trials + z * z / (4 * trials * trials)) / denom
-    return (max(0.0, centre - half), min(1.0, centre + half))
 
 
 @functools.cache
@@ -77,10 +92,11 @@ def _load_ruleset(ruleset: str) -> Any:
 @dataclass(frozen=True, slots=True)
 class RulesetGameFactory:
     """A picklable ``factory(seed)`` for a ruleset by name or path: a new game with
-    ``players`` seats; the ruleset is loaded once per process."""
+    ``players`` seats (``None``: the manifest's ``players.default``); the ruleset is
+    loaded once per process."""
 
     ruleset: str
-    players: int
+    players: int | None = None
 
     def __call__(self, seed: int) -> GameLike:
         game: GameLike = _load_ruleset(self.ruleset).new_game(players=self.players, seed=seed)
@@ -173,6 +189,16 @@ def _rate(successes: int, trials: int) -> tuple[float, float, float]:
     return (successes / trials if trials else 0.0, low, high)
 
 
+def game_is_cooperative(game: Any) -> bool | None:
+    """Whether the ruleset can end with every seat winning or every seat losing together
+    (an ``all_win`` or ``all_lose`` end), read from ``game.program`` when the game has
+    one; ``None`` when it cannot tell."""
+    ends = getattr(getattr(game, "program", None), "end_conditions", None)
+    if ends is None:
+        return None
+    return any(getattr(end, "outcome", "") in ("all_win", "all_lose") for end in ends)
+
+
 def game_start_seat(game: Any) -> int | None:
     """``game.start_seat`` when the game tells who took the first turn (an ``int``), else
     ``None``."""
@@ -210,15 +236,24 @@ class GameOutcome:
     error: str | None = None
     choices: tuple[str, ...] = ()  # kept only for failed games, for the replay file
     start_seat: int | None = None
+    #: the final scores by seat (``Result.scores``), empty when the game gives none
+    scores: tuple[float, ...] = ()
+    #: several winners in a cooperative game (not a shared victory in a competitive one)
+    coop: bool = False
+    #: ((seat, action, card definition), times) of this game: see rulecraft.tools.balance
+    cards: tuple[tuple[tuple[int, str, str], int], ...] = ()
 
 
 @dataclass(frozen=True, slots=True)
 class SimulationReport:
     """Totals over ``games`` simulated games.
 
-    ``wins[s]`` counts the games seat ``s`` won (in a co-op win every winner counts), so
-    over finished games ``solo_wins + coop_wins + draws + no_winner == games - len(errors)``
-    where ``solo_wins == sum(wins) - (winners of co-op wins)``.
+    ``wins[s]`` counts the games seat ``s`` won (every winner of a game with several), so
+    over finished games ``solo_wins + coop_wins + shared_wins + draws + no_winner ==
+    games - len(errors)``.  A co-op win is one where the seats of a cooperative ruleset
+    won together; a shared win is a competitive game that ended with several winners
+    (a tie for first).  Seats are 0-based here and numbered from 1 in ``to_json`` and the
+    printed reports.
     """
 
     games: int
@@ -234,10 +269,21 @@ class SimulationReport:
     errors: tuple[GameError, ...]
     start_player: StartPlayerStats | None = None
     elapsed_s: float = field(default=0.0, compare=False)
+    shared_wins: int = 0
+    positions: PositionStats | None = None
+    scores: tuple[ScoreStats, ...] = ()
+    cards: tuple[CardStats, ...] = ()
+    #: (decisions, games) pairs: the distribution of game lengths, by length
+    length_counts: tuple[tuple[int, int], ...] = ()
 
     @property
     def finished(self) -> int:
         return self.games - len(self.errors)
+
+    @property
+    def solo_wins(self) -> int:
+        """Finished games with exactly one winner."""
+        return self.finished - self.coop_wins - self.shared_wins - self.draws - self.no_winner
 
     def win_rate(self, seat: int) -> tuple[float, float, float]:
         """Seat's win rate over finished games and its 95% Wilson interval."""
@@ -249,6 +295,10 @@ class SimulationReport:
         data = self._to_json()
         if self.start_player is not None:
             data["start_player"] = self.start_player.to_json()
+        data["positions"] = None if self.positions is None else self.positions.to_json()
+        data["scores"] = [s.to_json() for s in self.scores]
+        data["cards"] = [c.to_json() for c in self.cards]
+        data["length_counts"] = [list(pair) for pair in self.length_counts]
         return data
 
     def _to_json(self) -> dict[str, Any]:
@@ -260,7 +310,7 @@ class SimulationReport:
             "seed": self.seed,
             "wins": [
                 {
-                    "seat": s,
+                    "seat": s + 1,
                     "agent": self.agents[s],
                     "wins": w,
                     "rate": self.win_rate(s)[0],
@@ -268,8 +318,10 @@ class SimulationReport:
                 }
                 for s, w in enumerate(self.wins)
             ],
+            "solo_wins": self.solo_wins,
             "draws": self.draws,
             "coop_wins": self.coop_wins,
+            "shared_wins": self.shared_wins,
             "no_winner": self.no_winner,
             "decisions": self.decisions.to_json(),
             "rounds": None if self.rounds is None else self.rounds.to_json(),
@@ -302,6 +354,7 @@ def play_one(factory: GameFactory, specs: Sequence[str], seed: int) -> GameOutco
     """Play game ``factory(seed)`` with fresh agents; any failure becomes an error outcome
     holding the option ids played so far."""
     choices: list[str] = []
+    seats: list[int] = []
     try:
         game = factory(seed)
         players = game.num_players
@@ -316,18 +369,32 @@ def play_one(factory: GameFactory, specs: Sequence[str], seed: int) -> GameOutco
             decision = pending_decision(game)
             option_id = agents[decision.seat].choose(game)
             choices.append(option_id)  # before choose: the failing choice is in the replay
+            seats.append(decision.seat)
             game.choose(option_id)
     except Exception:
         return GameOutcome(seed=seed, error=traceback.format_exc(), choices=tuple(choices))
+    winners = tuple(result.winners)
+    cooperative = game_is_cooperative(game)
+    several = len(winners) > 1 and not result.draw
     return GameOutcome(
         seed=seed,
-        winners=tuple(result.winners),
+        winners=winners,
         draw=result.draw,
         decisions=len(choices),
         rounds=game_rounds(game),
         # read at the end: rules may pick the start player during setup decisions
         start_seat=game_start_seat(game),
+        scores=_scores(result.scores, players),
+        coop=several and (cooperative if cooperative is not None else len(winners) == players),
+        cards=count_cards(zip(seats, choices, strict=True)),
     )
+
+
+def _scores(scores: Mapping[int, float], players: int) -> tuple[float, ...]:
+    """Scores by seat when the result gives one for every seat, else none."""
+    if not scores or any(seat not in scores for seat in range(players)):
+        return ()
+    return tuple(float(scores[seat]) for seat in range(players))
 
 
 def _play_chunk(task: tuple[GameFactory, tuple[str, ...], list[int]]) -> list[GameOutcome]:
@@ -371,6 +438,10 @@ def load_replay(path: Path) -> dict[str, Any]:
     return data
 
 
+Task = tuple[GameFactory, tuple[str, ...], list[int]]
+BACKENDS = ("local", "ray")
+
+
 def simulate(
     factory: GameFactory,
     n: int,
@@ -380,16 +451,22 @@ def simulate(
     progress: ProgressCallback | None = None,
     errors_dir: Path | str | None = DEFAULT_ERRORS_DIR,
     chunk_size: int | None = None,
+    backend: str = "local",
+    address: str | None = None,
 ) -> SimulationReport:
     """Play ``n`` games (game ``i`` is ``factory(seed + i)``) and report the totals.
 
     ``agents`` holds one spec per seat (or one for all seats, see :func:`make_agent`);
     ``workers > 1`` uses that many processes (``factory`` must then be picklable);
-    ``progress(done, n)`` is called as chunks finish; a replay file per failed game goes
-    to ``errors_dir`` (``None``: none written).
+    ``backend="ray"`` runs batches of games as Ray tasks instead, on the cluster at
+    ``address`` (``None``: a local Ray instance); ``progress(done, n)`` is called as
+    batches finish; a replay file per failed game goes to ``errors_dir`` (``None``: none
+    written).
     """
     if n < 0:
         raise ValueError("n must be >= 0")
+    if backend not in BACKENDS:
+        raise ValueError(f"unknown backend {backend!r} (choose {' or '.join(BACKENDS)})")
     for spec in agents:
         make_agent(spec, 0)  # fail fast on a bad spec, before any process starts
     players = factory(seed).num_players
@@ -398,7 +475,7 @@ def simulate(
     workers = max(1, min(workers, n)) if n else 1
     size = chunk_size or max(1, min(32, n // (workers * 8) or 1))
     seeds = [seed + i for i in range(n)]
-    tasks = [(factory, specs, seeds[i : i + size]) for i in range(0, n, size)]
+    tasks: list[Task] = [(factory, specs, seeds[i : i + size]) for i in range(0, n, size)]
     outcomes: list[GameOutcome] = []
 
     def collect(batch: list[GameOutcome]) -> None:
@@ -406,7 +483,11 @@ def simulate(
         if progress is not None:
             progress(len(outcomes), n)
 
-    if workers == 1:
+    if backend == "ray":
+        from rulecraft.tools.cluster import run_on_ray
+
+        run_on_ray(_play_chunk, tasks, collect, address=address, num_cpus=workers)
+    elif workers == 1:
         for task in tasks:
             collect(_play_chunk(task))
     else:
@@ -414,6 +495,27 @@ def simulate(
             for batch in pool.imap(_play_chunk, tasks):
                 collect(batch)
     return _report(outcomes, players, specs, seed, errors_dir, time.perf_counter() - started)
+
+
+def _write_replay(
+    out: GameOutcome, players: int, specs: tuple[str, ...], errors_dir: Path | str | None
+) -> GameError:
+    assert out.error is not None
+    replay = None
+    if errors_dir is not None:
+        path = Path(errors_dir) / f"seed-{out.seed}.json"
+        write_json_atomic(
+            path,
+            {
+                "seed": out.seed,
+                "players": players,
+                "agents": list(specs),
+                "choices": list(out.choices),
+                "error": out.error,
+            },
+        )
+        replay = str(path)
+    return GameError(out.seed, out.error, out.choices, replay)
 
 
 def _report(
@@ -424,64 +526,49 @@ def _report(
     errors_dir: Path | str | None,
     elapsed: float,
 ) -> SimulationReport:
+    # by seed: the report must not depend on which worker or task finished first
+    ordered = sorted(outcomes, key=lambda o: o.seed)
+    errors = [_write_replay(o, players, specs, errors_dir) for o in ordered if o.error]
+    done = [o for o in ordered if o.error is None]
     wins = [0] * players
-    draws = coop = no_winner = 0
-    lengths: list[int] = []
-    rounds: list[int] = []
-    errors: list[GameError] = []
-    starts = [0] * players
-    start_games = start_decided = start_wins = 0
-    for out in outcomes:
-        if out.error is not None:
-            replay = None
-            if errors_dir is not None:
-                path = Path(errors_dir) / f"seed-{out.seed}.json"
-                write_json_atomic(
-                    path,
-                    {
-                        "seed": out.seed,
-                        "players": players,
-                        "agents": list(specs),
-                        "choices": list(out.choices),
-                        "error": out.error,
-                    },
-                )
-                replay = str(path)
-            errors.append(GameError(out.seed, out.error, out.choices, replay))
-            continue
+    for out in done:
         for w in out.winners:
             wins[w] += 1
-        if out.draw:
-            draws += 1
-        elif len(out.winners) > 1:
-            coop += 1
-        elif not out.winners:
-            no_winner += 1
-        lengths.append(out.decisions)
-        if out.rounds is not None:
-            rounds.append(out.rounds)
-        if out.start_seat is not None and 0 <= out.start_seat < players:
-            start_games += 1
-            starts[out.start_seat] += 1
-            if out.winners and not out.draw:
-                start_decided += 1
-                start_wins += out.start_seat in out.winners
+    several = [o for o in done if not o.draw and len(o.winners) > 1]
+    lengths = [o.decisions for o in done]
+    rounds = [o.rounds for o in done if o.rounds is not None]
+    facts = [GameFacts(players, o.winners, o.draw, o.start_seat, o.scores, o.cards) for o in done]
     return SimulationReport(
-        games=len(outcomes),
+        games=len(ordered),
         players=players,
         agents=specs,
         seed=seed,
         wins=tuple(wins),
-        draws=draws,
-        coop_wins=coop,
-        no_winner=no_winner,
+        draws=sum(o.draw for o in done),
+        coop_wins=sum(o.coop for o in several),
+        no_winner=sum(not o.draw and not o.winners for o in done),
         decisions=LengthStats.of(lengths),
         rounds=LengthStats.of(rounds) if rounds else None,
         errors=tuple(errors),
-        start_player=(
-            StartPlayerStats(start_games, start_decided, start_wins, tuple(starts))
-            if start_games
-            else None
-        ),
+        start_player=_start_player(done, players),
         elapsed_s=elapsed,
+        shared_wins=sum(not o.coop for o in several),
+        positions=position_stats(facts, players),
+        scores=score_stats(facts, players),
+        cards=card_stats(facts),
+        length_counts=tuple(sorted(Counter(lengths).items())),
     )
+
+
+def _start_player(done: list[GameOutcome], players: int) -> StartPlayerStats | None:
+    starts = [0] * players
+    games = decided = wins = 0
+    for out in done:
+        if out.start_seat is None or not 0 <= out.start_seat < players:
+            continue
+        games += 1
+        starts[out.start_seat] += 1
+        if out.winners and not out.draw:
+            decided += 1
+            wins += out.start_seat in out.winners
+    return StartPlayerStats(games, decided, wins, tuple(starts)) if games else None
