@@ -11,7 +11,7 @@ from typing import Any
 import pytest
 
 import rulecraft
-from rulecraft.interpreter.game import Game
+from rulecraft.interpreter.game import Game, RuleError
 from rulecraft.interpreter.scenario import Status, load_scenario
 
 from .conftest import run_text
@@ -287,3 +287,23 @@ def test_an_empty_reason_and_an_unseated_view_are_refused() -> None:
     text = "name: n\ncites: c\nscript:\n  - expect_view: {hides: [a#1]}\n"
     (problem,) = load_scenario(text, "s.yaml")[1]
     assert problem.code == "RCT01" and "say whose with `as: N`" in problem.message
+
+
+def test_a_pool_that_lost_every_die(dicey: rulecraft.Ruleset, tmp_path: Path) -> None:
+    """Waste Knights: 'You cannot have less than 1 die in any roll. When you lose dice, and
+    the effect does not state otherwise, you choose which die to lose.'  Without a declared
+    floor a pool that lost every die cannot roll; `rolls: {min_dice: 1}` keeps the
+    strongest die it lost (the roller's choice: red, order 2, over white)."""
+    game = fresh(dicey)
+    game.arrange(players={0: {"resources": {"lost": 2}}})
+    with pytest.raises(RuleError, match="a roll needs at least one die"):
+        game.choose("act:roll_left")
+    folder = tmp_path / "dicey"
+    folder.mkdir()
+    (folder / "rules.rcl").write_text((DICEY / "rules.rcl").read_text())
+    manifest = (DICEY / "ruleset.yaml").read_text() + "rolls: {min_dice: 1}\n"
+    (folder / "ruleset.yaml").write_text(manifest)
+    floored = rulecraft.load(folder).new_game(players=2, seed=1)
+    floored.arrange(players={0: {"resources": {"lost": 2}}}, dice={"red": ["fate"]})
+    floored.choose("act:roll_left")
+    assert "Rolled 1 red: 1 fate" in floored.log

@@ -18,32 +18,54 @@ from rulecraft.interpreter.engine import Ctx, RuleError
 from rulecraft.interpreter.random import randbelow
 
 
-def make_pool(dice: DiceSet | None, amounts: Any) -> Pool:
-    """A dice pool from ``{die name: count}`` (``d6``-style names are plain dice)."""
+def make_pool(dice: DiceSet | None, amounts: Any, min_dice: int = 0) -> Pool:
+    """A dice pool from ``{die name: count}`` (``d6``-style names are plain dice).
+
+    A count of 0 or less is a die type the pool lost.  With ``min_dice`` (the manifest's
+    ``rolls.min_dice``), a pool left with fewer dice gets back the strongest dice it lost
+    (by ``order``), one at a time: "You always roll at least 1 die", and the roller keeps
+    the best.
+
+    >>> from rulecraft.dice import DiceSet
+    >>> ds = DiceSet.from_spec({"white": {"faces": [[], ["hit"]], "order": 1},
+    ...                         "red": {"faces": [["hit"], ["hit", "hit"]], "order": 2}})
+    >>> str(make_pool(ds, {"white": -1, "red": 0}, min_dice=1))
+    '1 red'
+    """
     if not isinstance(amounts, dict):
         raise RuleError(f"expected dice such as '2 white', got {amounts!r}")
     counts: dict[DieType, int] = {}
+    lost: list[DieType] = []
     auto: dict[str, int] = {}
     for name, n in amounts.items():
         n = int(n)
         if name.startswith("+"):
             auto[name[1:]] = auto.get(name[1:], 0) + n
             continue
-        if n <= 0:
-            continue
         die = dice.get(name) if dice is not None else None
         if die is None and name[:1] == "d" and name[1:].isdigit():
             die = DieType.plain(int(name[1:]))
         if die is None:
             raise RuleError(f"unknown die type {name!r}")
+        if n <= 0:
+            lost.append(die)
+            continue
         counts[die] = counts.get(die, 0) + n
+    # Strongest first: a higher `order`, then the name (dice without an order rank last).
+    lost.sort(key=lambda d: (d.order is not None, d.order or 0, d.name), reverse=True)
+    for die in lost:
+        if sum(counts.values()) >= min_dice:
+            break
+        if die not in counts:
+            counts[die] = 1
     if not counts:
-        raise RuleError("a roll needs at least one die")
+        floor = "" if min_dice else " (a ruleset may declare `rolls: {min_dice: 1}`)"
+        raise RuleError(f"a roll needs at least one die{floor}")
     return Pool.of(counts, auto or None)
 
 
 def roll_pool(ctx: Ctx, amounts: Any) -> dict[str, Any]:
-    pool = make_pool(ctx.prog.dice, amounts)
+    pool = make_pool(ctx.prog.dice, amounts, ctx.prog.min_dice)
     # Faces queued by an arrangement (a scenario's `setup: dice:`) come first.
     forced = forced_roll(ctx, pool) if ctx.st["mem"].get(NEXT_FACES) else None
     if forced is None:
@@ -155,7 +177,7 @@ def net_successes(ctx: Ctx, counts: dict[str, Any]) -> int:
 
 def test_odds(ctx: Ctx, pool: dict[str, int], need: int) -> Fraction:
     """The exact chance that a test with ``pool`` scores at least ``need``."""
-    dist = distribution(make_pool(ctx.prog.dice, pool))
+    dist = distribution(make_pool(ctx.prog.dice, pool, ctx.prog.min_dice))
     prog = ctx.prog
     if prog.test_cancel:
         table = dist.net(prog.test_success, prog.test_cancel)

@@ -234,6 +234,7 @@ class Compiler:
             flow=flow,
             max_decisions=int((self.m.get("limits") or {}).get("max_decisions", 10_000)),
             evaluation_scale=float(self.m.get("evaluation_scale", 1.0)),
+            min_dice=int((self.m.get("rolls") or {}).get("min_dice", 0)),
             named_effects=dict(self.effect_routines),
             ability_zones=frozenset(
                 zone

@@ -279,6 +279,10 @@ class Program:
     #: What MCTS divides ``evaluation`` by before squashing it into a rollout score (the
     #: size of a "clear lead"): see docs/bots.md.
     evaluation_scale: float = 1.0
+    #: The fewest dice any roll has (the manifest's ``rolls.min_dice``, 0: no floor): a
+    #: pool that lost more dice gets back the strongest it lost ("You always roll at least
+    #: 1 die").
+    min_dice: int = 0
     #: Zone names where some kind's abilities can be used ("map" for the board): the
     #: action menu scans only these zones instead of every card of the game.
     ability_zones: frozenset[str] = frozenset()
