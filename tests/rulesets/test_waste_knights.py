@@ -155,6 +155,19 @@ def test_move_spends_movement_points_then_fuel(ruleset: Any) -> None:
     assert any(line.startswith("Wasteland card") for line in game.log)
 
 
+def test_a_roll_keeps_at_least_one_die(ruleset: Any) -> None:
+    """Golden Rules: 'You cannot have less than 1 die in any roll. When you lose dice, and
+    the effect does not state otherwise, you choose which die to lose.'  Resolving Tests:
+    'You always roll at least 1 die.'  The manifest declares `rolls: {min_dice: 1}`: a pool
+    that lost every die keeps the strongest it lost (the knight's choice)."""
+    from rulecraft.interpreter.chance import make_pool
+
+    program = ruleset.program
+    assert program.min_dice == 1
+    assert str(make_pool(program.dice, {"white": -1, "blue": 0}, program.min_dice)) == "1 blue"
+    assert str(make_pool(program.dice, {"white": 2, "red": -1}, program.min_dice)) == "2 white"
+
+
 def test_grim_badlands_is_the_worst_for_the_players(ruleset: Any) -> None:
     """'always choose the option worst for the players': the manifest's grim policy picks
     worst, and the entries where the Waste decides use it."""
