@@ -177,43 +177,30 @@ def test_a_trigger_fires_when_its_card_enters_play(sparks: rulecraft.Ruleset) ->
 def test_a_before_trigger_prevents_part_of_a_loss(sparks: rulecraft.Ruleset) -> None:
     # Ash Guard: "Whenever you would lose points, lose 1 fewer."
     game = sparks.new_game(seed=1)
-    st = game.state
-    guard = "ash_guard#1"
-    st["zones"][st["comps"][guard]["z"]].remove(guard)
-    st["zones"]["z:board@1"].append(guard)
-    st["comps"][guard]["z"] = "z:board@1"
-    st["res"][1]["points"] = 5
-    assert game.evaluate_expr("you.points", 1) == 5
     drain = "drain#1"
     seat = game.decision.seat if game.decision else 0
-    st["zones"][st["comps"][drain]["z"]].remove(drain)
-    st["zones"][f"z:hand@{seat}"].append(drain)
-    st["comps"][drain]["z"] = f"z:hand@{seat}"
-    st["pending"] = None
-    st["stack"][-1][1] -= 1  # ask the menu again, with the card now in hand
-    game._run()
+    # the menu asks again, with the card now in hand
+    game.arrange(
+        zones={"board": {1: ["ash_guard#1"]}, "hand": {seat: [drain]}},
+        players={1: {"resources": {"points": 5}}},
+    )
+    assert game.evaluate_expr("you.points", 1) == 5
     assert game.decision is not None
     game.choose(f"act:cast_spell:{drain}")
     if game.decision and game.decision.kind == "choose":
         game.choose("@1")
-    assert st["res"][1]["points"] == 4  # 2 lost, 1 prevented
+    assert game.evaluate_expr("you.points", 1) == 4  # 2 lost, 1 prevented
 
 
 def test_once_per_turn_abilities_are_offered_once(sparks: rulecraft.Ruleset) -> None:
     game = sparks.new_game(seed=2)
-    st = game.state
     seat = game.decision.seat if game.decision else 0
     golem = "ember_golem#1"
-    st["zones"][st["comps"][golem]["z"]].remove(golem)
-    st["zones"][f"z:board@{seat}"].append(golem)
-    st["comps"][golem]["z"] = f"z:board@{seat}"
-    st["pending"] = None
-    st["stack"][-1][1] -= 1
-    game._run()
+    game.arrange(zones={"board": {seat: [golem]}})
     ability = f"ab:{golem}:0"
     assert ability in game.legal_ids()
     game.choose(ability)
-    assert st["comps"][golem]["c"] == {"charge": 1}
+    assert game.state["comps"][golem]["c"] == {"charge": 1}
     assert ability not in game.legal_ids()
 
 
