@@ -44,6 +44,9 @@ def component_limits(comp: Compiler) -> list[Diagnostic]:
                 if value is not None and value > MAX_COPIES:
                     out.append(_too_many_copies(f"component {cid!r}", value, member.span))
     players = _max_players(comp.m)
+    by_kind: dict[str, list[str]] = {}
+    for cid, item in comp.comps.items():
+        by_kind.setdefault(item.kind, []).append(cid)
     total = 0
     placements = comp.m.get("components")
     for i, spec in enumerate(placements if isinstance(placements, list) else ()):
@@ -57,7 +60,7 @@ def component_limits(comp: Compiler) -> list[Diagnostic]:
                     f"the placement components[{i}]", copies, comp.mspan(*_at(i, "copies"))
                 )
             )
-        total += _instances(comp, spec, players)
+        total += _instances(comp, spec, players, by_kind)
         if total > MAX_COMPONENTS:
             out.append(
                 Diagnostic(
@@ -98,12 +101,14 @@ def _max_players(manifest: Mapping[str, Any]) -> int:
     return high if isinstance(high, int) and high > 0 else 1
 
 
-def _instances(comp: Compiler, spec: Mapping[str, Any], players: int) -> int:
+def _instances(
+    comp: Compiler, spec: Mapping[str, Any], players: int, by_kind: Mapping[str, list[str]]
+) -> int:
     """How many instances one ``components:`` item creates (each copy capped at the bound,
     which is reported separately)."""
     kinds = spec.get("kind")
     kind_list = kinds if isinstance(kinds, list) else [kinds] if kinds is not None else []
-    ids = [cid for cid, item in comp.comps.items() if item.kind in kind_list]
+    ids = [cid for kind in kind_list if isinstance(kind, str) for cid in by_kind.get(kind, ())]
     listed = spec.get("ids")
     ids += [c for c in listed if c in comp.comps] if isinstance(listed, list) else []
     zones = comp.m.get("zones")
