@@ -35,3 +35,10 @@ def test_every_step_kind_and_code_is_documented() -> None:
 def test_module_doctests() -> None:
     failures, tried = doctest.testmod(scenario_module)
     assert tried >= 5 and failures == 0
+
+
+def test_arrange_module_doctests() -> None:
+    from rulecraft.interpreter import arrange
+
+    failures, tried = doctest.testmod(arrange)
+    assert tried >= 3 and failures == 0
