@@ -229,3 +229,74 @@ def test_ray_backend_from_the_cli(local_ray: Any, tmp_path: Path) -> None:
     a, b = (json.loads(p.read_text(encoding="utf-8")) for p in (out, local))
     assert a | {"elapsed_s": 0} == b | {"elapsed_s": 0}
     assert re.fullmatch(r"[\d.]+", str(a["elapsed_s"]))
+
+
+SCORED = Path(__file__).parent / "fixtures" / "scored"
+
+
+def _play(pattern: list[int]) -> Any:
+    import rulecraft
+
+    game = rulecraft.load(str(SCORED)).new_game(seed=1)
+    n = 0
+    while game.result is None:
+        game.choose(game.legal_ids()[pattern[n % len(pattern)]])
+        n += 1
+    return game.result
+
+
+def test_manifest_score_fills_result_scores() -> None:
+    # seat 1 takes 2 points each turn, the others 1: 6, 3, 3 points, scored x10
+    result = _play([1, 0, 0])
+    assert result.winners == (0,)
+    assert result.scores == {0: 60.0, 1: 30.0, 2: 30.0}
+    assert result.to_json()["scores"] == {"0": 60.0, "1": 30.0, "2": 30.0}
+
+
+def test_a_ruleset_without_score_gives_no_scores() -> None:
+    import rulecraft
+
+    game = rulecraft.load("tictactoe").new_game(seed=1)
+    for cell in ("a1", "b1", "a2", "b2", "a3"):
+        game.choose(f"act:place:{cell}")
+    assert game.result is not None and game.result.scores == {}
+
+
+def test_scored_ruleset_simulates_with_default_players_scores_and_shared_wins(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    report = simulate(RulesetGameFactory(str(SCORED)), 60, ["random"], seed=0)
+    assert report.players == 3  # players.default, not 2
+    assert report.coop_wins == 0  # a tie for the most points is shared, not co-op
+    assert report.shared_wins > 0 and report.solo_wins > 0
+    assert [s.seat for s in report.scores] == [0, 1, 2]
+    assert all(30 <= s.min <= s.mean <= s.max <= 60 for s in report.scores)
+    out = tmp_path / "scored.json"
+    code = main(["simulate", str(SCORED), "-n", "12", "--workers", "1", "--json", str(out)])
+    assert code == 0
+    text = capsys.readouterr().out
+    assert "mean final score: seat 1" in text and "shared wins" in text
+    data = json.loads(out.read_text(encoding="utf-8"))
+    assert data["players"] == 3 and [s["seat"] for s in data["scores"]] == [1, 2, 3]
+
+
+def test_a_misspelt_score_is_a_located_error(tmp_path: Path) -> None:
+    import shutil
+
+    import rulecraft
+
+    folder = tmp_path / "bad"
+    shutil.copytree(SCORED, folder)
+    manifest = folder / "ruleset.yaml"
+    manifest.write_text(
+        manifest.read_text(encoding="utf-8").replace("you.points * 10", "you.points * * 10"),
+        encoding="utf-8",
+    )
+    with pytest.raises(rulecraft.RulesetError) as caught:
+        rulecraft.load(str(folder))
+    line = next(
+        i
+        for i, text in enumerate(manifest.read_text(encoding="utf-8").splitlines(), 1)
+        if text.startswith("score:")
+    )
+    assert f"ruleset.yaml:{line}:" in str(caught.value)

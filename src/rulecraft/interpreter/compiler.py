@@ -178,6 +178,7 @@ class Compiler:
         main, flow, phases = self._compile_flow()
         end_conditions = self._compile_end()
         evaluation = self._manifest_expr(self.m.get("evaluation"), ("evaluation",), Scope({"you"}))
+        score = self._manifest_expr(self.m.get("score"), ("score",), Scope({"you"}))
         test_cfg = self.m.get("tests") or {}
         test_pool = None
         if "pool" in test_cfg:
@@ -234,6 +235,7 @@ class Compiler:
             flow=flow,
             max_decisions=int((self.m.get("limits") or {}).get("max_decisions", 10_000)),
             evaluation_scale=float(self.m.get("evaluation_scale", 1.0)),
+            score=score,
             min_dice=int((self.m.get("rolls") or {}).get("min_dice", 0)),
             named_effects=dict(self.effect_routines),
             ability_zones=frozenset(

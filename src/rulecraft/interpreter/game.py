@@ -280,7 +280,24 @@ class Game:
         r = self._st["result"]
         if r is None:
             return None
-        return Result(tuple(r["winners"]), bool(r["draw"]), str(r.get("reason", "")))
+        scores = self._final_scores()
+        return Result(tuple(r["winners"]), bool(r["draw"]), str(r.get("reason", "")), scores)
+
+    def _final_scores(self) -> dict[int, float]:
+        """The manifest's ``score`` for every seat (``you`` bound to it), or no scores."""
+        score = self.program.score
+        if score is None:
+            return {}
+        ctx = self._ctx()
+        saved = ctx.loc
+        try:
+            out = {}
+            for seat in range(self.num_players):
+                ctx.loc = {"you": E.player(seat), "this": None}
+                out[seat] = float(score(ctx))
+            return out
+        finally:
+            ctx.loc = saved
 
     def choose(self, option_id: str) -> None:
         """Answer the pending decision with ``option_id`` and run to the next decision."""

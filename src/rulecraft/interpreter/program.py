@@ -279,6 +279,9 @@ class Program:
     #: What MCTS divides ``evaluation`` by before squashing it into a rollout score (the
     #: size of a "clear lead"): see docs/bots.md.
     evaluation_scale: float = 1.0
+    #: The manifest's ``score``: each seat's final score (``you`` is the seat), read
+    #: into ``Result.scores`` once the game is over.
+    score: ExprFn | None = None
     #: The fewest dice any roll has (the manifest's ``rolls.min_dice``, 0: no floor): a
     #: pool that lost more dice gets back the strongest it lost ("You always roll at least
     #: 1 die").
