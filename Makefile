@@ -4,7 +4,7 @@ VENV   := .venv
 BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.installed
 
-.PHONY: play test lint typecheck validate pytest docs bench clean
+.PHONY: play test lint typecheck validate pytest docs bench fuzz clean
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -34,6 +34,12 @@ validate: $(STAMP)
 # The docs site (mkdocs-material over docs/), strictly: a broken link or an unlisted page fails.
 docs: $(STAMP)
 	NO_MKDOCS_2_WARNING=1 $(BIN)/mkdocs build --strict --quiet --site-dir site
+
+# The runtime fuzzer at length (nightly-style): random valid rulesets played with random
+# choices; `make test` runs 200 of them. FUZZ_EXAMPLES=N chooses the number.
+FUZZ_EXAMPLES ?= 5000
+fuzz: $(STAMP)
+	FUZZ_EXAMPLES=$(FUZZ_EXAMPLES) $(BIN)/python -m pytest tests/fuzz -p no:randomly -x -q
 
 bench: $(STAMP)
 	$(BIN)/python -m pip install --quiet -e '.[bench]'
