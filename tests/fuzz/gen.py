@@ -129,6 +129,7 @@ SIMPLE = [
     "emit",
     "call",
     "flag",
+    "build",
 ]
 COMPOUND = ["if", "repeat", "for", "while", "choose", "options"]
 
@@ -169,6 +170,14 @@ def statement(draw: st.DrawFn, scope: Scope, names: Names, indent: int) -> list[
         name = draw(st.sampled_from(sorted(names.effects)))
         args = [number(draw, scope, names, 1) for _ in range(names.effects[name])]
         return [f"{name}({', '.join(args)})" if args else name]
+    if kind == "build":  # texts and lists sized at run time, now and then far too large
+        n = draw(st.sampled_from([n, "3", "2000000000"]))
+        if draw(st.booleans()):
+            return [f'say "ab" * {n}']
+        var = names.new("v")
+        scope.numbers.append(var)
+        size = draw(st.sampled_from([f"range(1, {n})", f"[1, 2] * {n}"]))
+        return [f"let {var} = count({size})"]
     if kind == "flag":
         return [draw(st.sampled_from(["set flag marked on you", "clear flag marked on you"]))]
     if kind == "if":

@@ -97,3 +97,4 @@ def test_the_fuzzer_reaches_the_interesting_outcomes() -> None:
     run()
     assert seen["ended"] + seen["decision limit"] >= 10, seen
     assert sum(n for code, n in seen.items() if code.startswith("RC3")) >= 3, seen
+    assert len([code for code in seen if code.startswith("RC3")]) >= 2, seen
