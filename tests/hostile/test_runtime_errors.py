@@ -120,3 +120,15 @@ def test_any_other_runtime_error_is_located(tmp_path: Path) -> None:
     err = raised(tmp_path, 'let n = "many"\ngain n gold')
     assert err.code == "RC300"
     assert err.span is not None and err.span.line == BODY_LINE + 1
+
+
+def test_recursion_in_evaluate_expr_is_a_rule_error(tmp_path: Path) -> None:
+    """The API's evaluate_expr let a bare RecursionError escape."""
+    folder = write_ruleset(tmp_path / "r", body="say 1")
+    rules = folder / "rules.rcl"
+    rules.write_text(rules.read_text("utf-8") + "\ndefine f(n) = n > 0 and f(n + 1)\n", "utf-8")
+    game = rulecraft.load(str(folder)).new_game(seed=1)
+    with pytest.raises(RuleError) as info:
+        game.evaluate_expr("f(1)")
+    assert info.value.code == "RC305"
+    assert game.evaluate_expr("f(0)") is False

@@ -654,18 +654,46 @@ def run(ctx: Ctx) -> None:
         _run_loop(ctx)
     except RuleError as err:
         raise err.locate(_running_span(ctx)) from None
-    except RecursionError as err:
-        raise RuleError(
+    except _FAILURES as err:
+        raise rule_error(err, _running_span(ctx)) from err
+
+
+#: What a rule may make Python raise; each becomes a located RuleError.
+_FAILURES = (
+    RecursionError,
+    MemoryError,
+    OverflowError,
+    KeyError,
+    IndexError,
+    TypeError,
+    ValueError,
+    ZeroDivisionError,
+    AttributeError,
+)
+
+
+def rule_error(err: BaseException, span: Span | None) -> RuleError:
+    """The RuleError standing for a Python error raised while a rule ran at ``span``."""
+    if isinstance(err, RuleError):
+        return err.locate(span)
+    if isinstance(err, RecursionError):
+        reason = (
             "the rules call themselves without end (a definition or condition that uses "
-            "itself, directly or through others)",
-            TOO_DEEP,
-            _running_span(ctx),
-        ) from err
-    except (MemoryError, OverflowError) as err:
-        reason = f"a value grew too large to build ({type(err).__name__})"
-        raise RuleError(reason, TOO_LARGE, _running_span(ctx)) from err
-    except (KeyError, IndexError, TypeError, ValueError, ZeroDivisionError, AttributeError) as err:
-        raise RuleError(f"{type(err).__name__}: {err}", RUNTIME, _running_span(ctx)) from err
+            "itself, directly or through others)"
+        )
+        return RuleError(reason, TOO_DEEP, span)
+    if isinstance(err, MemoryError | OverflowError):
+        return RuleError(f"a value grew too large to build ({type(err).__name__})", TOO_LARGE, span)
+    return RuleError(f"{type(err).__name__}: {err}", RUNTIME, span)
+
+
+def evaluate(ctx: Ctx, fn: Any, span: Span | None = None) -> Any:
+    """``fn(ctx)`` for an expression evaluated outside :func:`run` (the API's
+    ``evaluate_expr``): a failure is a RuleError, as inside a running rule."""
+    try:
+        return fn(ctx)
+    except (RuleError, *_FAILURES) as err:
+        raise rule_error(err, span) from err
 
 
 def _running_span(ctx: Ctx) -> Span | None:

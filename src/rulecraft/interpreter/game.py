@@ -512,7 +512,7 @@ class Game:
             raise ValueError("; ".join(str(d) for d in diags))
         ctx = self._ctx()
         ctx.loc = {"you": E.player(self._st["active"] if seat is None else seat), "this": None}
-        return fn(ctx)
+        return E.evaluate(ctx, fn)  # a failure (endless recursion...) is a RuleError
 
     def determinize(self, seat: int, seed: int) -> Self:
         """A copy where everything ``seat`` cannot see is re-dealt at random among the
