@@ -110,12 +110,20 @@ def include(
     )
 
 
-def runtime(name: str, text: str, code: str, line: int, column: int = 5, extra: str = "") -> Case:
+def runtime(
+    name: str,
+    text: str,
+    code: str,
+    line: int,
+    column: int = 5,
+    extra: str = "",
+    manifest: str = BASE_MANIFEST,
+) -> Case:
     """A valid ruleset whose action ``play`` fails at run time (``extra`` follows the action)."""
     rules = BASE_RULES + "".join(f"    {ln}\n" for ln in text.splitlines()) + extra
     return Case(
         f"runtime_{name}",
-        {MANIFEST: BASE_MANIFEST, RULES: rules},
+        {MANIFEST: manifest, RULES: rules},
         code,
         RULES,
         line,
@@ -598,6 +606,14 @@ RUNTIME_CASES = [
     runtime("move_to_a_player", "move first(you.deck) to you", "RC300", 6),
     runtime("card_as_player", "let s = seat(first(you.deck))", "RC300", 6),
     runtime("text_as_player", 'gain 1 gold to "nobody"', "RC300", 6),
+]
+
+_DICE = BASE_MANIFEST + "dice:\n  sky: {faces: [blank, sun]}\n"
+RUNTIME_CASES += [
+    runtime("roll_two_billion_dice", "roll 2000000000 sky as r", "RC304", 6, manifest=_DICE),
+    runtime("roll_many_plain_dice", "let n = 5000\nroll n d6 as r", "RC304", 7, manifest=_DICE),
+    runtime("roll_a_huge_plain_die", "roll 1 d2000000000 as r", "RC304", 6, manifest=_DICE),
+    runtime("roll_no_dice", "let n = 0 - 3\nroll n sky as r", "RC300", 7, manifest=_DICE),
 ]
 
 CASES: list[Case] = [*YAML_CASES, *RCL_CASES, *INCLUDE_CASES, *RUNTIME_CASES]

@@ -42,6 +42,9 @@ def make_pool(dice: DiceSet | None, amounts: Any, min_dice: int = 0) -> Pool:
         if name.startswith("+"):
             auto[name[1:]] = auto.get(name[1:], 0) + n
             continue
+        if name[:1] == "d" and name[1:].isdigit() and (len(name) > 5 or int(name[1:]) > E.MAX_DICE):
+            # A plain dN die is built with its N faces: d2000000000 would never finish.
+            raise RuleError(f"a {name} has more than {E.MAX_DICE:,} sides", E.TOO_LARGE)
         die = dice.get(name) if dice is not None else None
         if die is None and name[:1] == "d" and name[1:].isdigit():
             die = DieType.plain(int(name[1:]))
@@ -51,6 +54,8 @@ def make_pool(dice: DiceSet | None, amounts: Any, min_dice: int = 0) -> Pool:
             lost.append(die)
             continue
         counts[die] = counts.get(die, 0) + n
+        if sum(counts.values()) > E.MAX_DICE:
+            raise RuleError(f"a roll of more than {E.MAX_DICE:,} dice", E.TOO_LARGE)
     # Strongest first: a higher `order`, then the name (dice without an order rank last).
     lost.sort(key=lambda d: (d.order is not None, d.order or 0, d.name), reverse=True)
     for die in lost:

@@ -35,6 +35,8 @@ DUPLICATE_OPTION = "RC307"
 #: needs, far below what would exhaust memory ("ab" * 2000000000 is refused, not built).
 MAX_NUMBER = 2**62
 MAX_VALUE_SIZE = 100_000
+#: At most this many dice in one roll, and sides on a plain ``dN`` die.
+MAX_DICE = 1_000
 
 
 class RuleError(RuntimeError):
