@@ -139,3 +139,183 @@ action noop "Nothing":
     )
     game = ruleset.new_game(seed=1)
     assert game.evaluate_expr("first(you.hand).cost", 0) == 3
+
+
+# ---------------------------------------------------------------------------- fields
+FIELDS = (
+    BASE
+    + """kinds:
+  card:
+    attributes: {value: number, doubled: number}
+zones:
+  box: {}
+  haul: {per: player}
+components:
+  - {kind: card, zone: box}
+flow:
+  phases:
+    - name: main
+      actions: [noop]
+"""
+)
+
+FIELD_CARDS = """card coin "Coin":
+    value: 1
+
+define double(p) = p.gold * 2
+
+action noop "Nothing":
+    say "nothing"
+
+"""
+
+
+@pytest.mark.parametrize(
+    ("body", "code", "line", "column", "hint_word"),
+    [
+        # the three misspellings the issue quotes, each a silent 0 or none before
+        (
+            "    if any(you.haul where it.dubled == 1):\n        gain 1 gold\n",
+            "RC250",
+            10,
+            30,
+            "doubled",
+        ),
+        ('    for each c in you.haul:\n        say "{c.valeu}"\n', "RC250", 11, 15, "value"),
+        ("    if you.trmup > 2:\n        gain 1 gold\n", "RC250", 10, 12, "a player"),
+        ("    gain max(players.double) gold\n", "RC251", 10, 22, "map("),
+    ],
+)
+def test_reading_a_field_nothing_declares_or_sets_is_an_error(
+    tmp_path: Path, body: str, code: str, line: int, column: int, hint_word: str
+) -> None:
+    report = check_ruleset(write(tmp_path, FIELDS, FIELD_CARDS + "effect check:\n" + body))
+    found = [d for d in report.diagnostics if d.code == code]
+    assert len(found) == 1, [str(d) for d in report.diagnostics]
+    d = found[0]
+    assert (d.span.line, d.span.column) == (line, column)
+    assert hint_word in d.message + (d.hint or "")
+    assert report.program is None
+
+
+def test_fields_that_are_declared_set_or_built_in_are_fine(tmp_path: Path) -> None:
+    report = check_ruleset(
+        write(
+            tmp_path,
+            FIELDS,
+            FIELD_CARDS
+            + """effect check:
+    set you.trump to 2
+    if you.trump > 1 and you.haul.count > 0 and you.next.gold >= 0:
+        say "{first(you.haul).value} {first(you.haul).doubled} {first(you.haul).name}"
+    check
+""",
+        )
+    )
+    assert [d for d in report.diagnostics if d.code in ("RC250", "RC251")] == []
+
+
+def test_map_applies_a_definition_to_every_element_of_a_list(tmp_path: Path) -> None:
+    """A sum of a per-player value over players (issue 10: 'applying a define over a list')."""
+    ruleset = make(
+        tmp_path,
+        BASE + ONE_ACTION,
+        """define double(p) = p.gold * 2
+
+action act "Act":
+    gain 3 gold
+    gain sum(map(players, double)) gold
+""",
+    )
+    game = ruleset.new_game(seed=1)
+    game.choose("act:act")
+    assert game.evaluate_expr("gold", 0) == 3 + 6
+    # players starts with the active seat: seat 2 now, with 0 gold
+    assert game.evaluate_expr("map(players, double)", 0) == [0, 18]
+
+
+def test_map_needs_a_definition_with_one_parameter(tmp_path: Path) -> None:
+    found = codes(
+        tmp_path,
+        BASE + ONE_ACTION,
+        """define two = 2
+
+action act "Act":
+    gain sum(map(players, two)) gold
+""",
+    )
+    assert ("RC206", 4, "map takes a list and the name of a definition with one parameter") in [
+        (c, line, m) for c, line, m in found
+    ]
+
+
+def test_an_enum_value_named_like_a_card_is_flagged(tmp_path: Path) -> None:
+    """'An enum value named like a card id never matches (it.suit == ash with a card ash):
+    warn for every name that is both' (issue 10)."""
+    found = codes(
+        tmp_path,
+        BASE
+        + """kinds:
+  card:
+    attributes: {suit: "enum(ash, bone)"}
+zones:
+  box: {}
+components:
+  - {kind: card, zone: box}
+flow:
+  phases:
+    - name: main
+      actions: [act]
+""",
+        """card ash "Ash":
+    suit: bone
+
+action act "Act":
+    gain count(box where it.suit == ash) gold
+""",
+    )
+    assert [(c, line) for c, line, m in found if c == "RC223"] == [("RC223", 8)]
+    assert any("also a component" in m for c, _, m in found if c == "RC223")
+
+
+# ---------------------------------------------------------------------------- messages
+def test_an_effect_named_like_a_statement_is_reported_at_its_declaration(tmp_path: Path) -> None:
+    """'calling an effect named deal gives RC101: unexpected end of line ... (say that deal is
+    a keyword, at the declaration)' (issue 10)."""
+    found = codes(
+        tmp_path,
+        BASE + ONE_ACTION,
+        """effect deal:
+    gain 1 gold
+
+action act "Act":
+    say "hello"
+""",
+    )
+    assert [(c, line) for c, line, _ in found if c == "RC252"] == [("RC252", 1)]
+
+
+def test_members_on_the_first_line_get_a_hint_about_line_breaks(tmp_path: Path) -> None:
+    """'card ash "Ash": suit: ash; copies: 10 gives RC101: unexpected 'suit' with a hint that a
+    ';' may be missing although it is there' (issue 10)."""
+    report = check_ruleset(
+        write(tmp_path, BASE + ONE_ACTION, 'card ash "Ash": suit: ash; copies: 10\n')
+    )
+    (d,) = [d for d in report.diagnostics if d.code == "RC101"]
+    assert (d.span.line, d.span.column) == (1, 17)
+    assert d.hint is not None and "own indented lines" in d.hint and "';'" not in d.hint
+
+
+def test_a_computed_amount_before_a_unit_suggests_parentheses(tmp_path: Path) -> None:
+    """'gain 10 + 2 * p.tricks score to p gives RC204 without suggesting parentheses'."""
+    report = check_ruleset(
+        write(
+            tmp_path,
+            BASE + ONE_ACTION,
+            """action act "Act":
+    gain 10 + 2 * you.gold gold to you
+""",
+        )
+    )
+    (d,) = [d for d in report.diagnostics if d.code == "RC204"]
+    assert d.hint is not None and "parentheses" in d.hint

@@ -67,6 +67,7 @@ class Name(Expr):
 class Attr(Expr):
     obj: Expr
     field: str
+    field_span: Span | None = None  # where the field's name stands, for diagnostics
 
 
 @dataclass(frozen=True, slots=True)

@@ -666,7 +666,7 @@ def strip_spans(node: Any) -> Any:
         fields = tuple(
             (f.name, strip_spans(getattr(node, f.name)))
             for f in dataclasses.fields(node)
-            if f.name not in ("span", "file")
+            if f.name not in ("span", "file", "field_span")
         )
         return (type(node).__name__, fields)
     if isinstance(node, tuple | list):

@@ -540,7 +540,7 @@ class _Builder(Transformer[Token, Any]):
         return ast.ListExpr(self._span(c), tuple(c))
 
     def attr(self, c: list[Any]) -> ast.Attr:
-        return ast.Attr(self._span(c), c[0], str(c[1]))
+        return ast.Attr(self._span(c), c[0], str(c[1]), self._span_of_token(c[1]))
 
     def args(self, c: list[Any]) -> tuple[ast.Expr, ...]:
         return tuple(c)
@@ -728,6 +728,12 @@ def _syntax_diagnostic(
             hint = "a block starts with ':' at the end of its first line"
         elif tok.type == "_INDENT":
             hint = "this line is indented more than the block it belongs to"
+        elif expected == {"_NL"} and err.token_history and err.token_history[-1].type == "COLON":
+            # `card ash "Ash": suit: ash` - members never stand on the first line
+            hint = (
+                "the attributes, abilities and triggers of a component, entry or rule go on "
+                "their own indented lines below it: break the line after ':'"
+            )
         elif tok.type == "NAME" and "NAME" not in expected:
             hint = "is a ';' or a line break missing between two statements?"
     elif isinstance(err, UnexpectedEOF):

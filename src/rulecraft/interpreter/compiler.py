@@ -16,6 +16,7 @@ from rulecraft.grammar import ast
 from rulecraft.grammar.parser import parse_expression, parse_snippet
 from rulecraft.interpreter import engine as E
 from rulecraft.interpreter.builtins import BUILTINS, bounded, get_field, multiply
+from rulecraft.interpreter.fields import FieldRead, catalogue, static_kind
 from rulecraft.interpreter.program import (
     AbilitySpec,
     ActionSpec,
@@ -64,6 +65,39 @@ SPECIAL_NAMES = {
     "spaces",
     "amount",
 }
+# Words that begin a statement: an effect with one of these names could never be called,
+# since `deal` on a line of its own is the start of a deal statement.
+STATEMENT_WORDS = frozenset(
+    [
+        "gain",
+        "lose",
+        "spend",
+        "suffer",
+        "heal",
+        "deal",
+        "draw",
+        "discard",
+        "move",
+        "shuffle",
+        "reveal",
+        "roll",
+        "reroll",
+        "go",
+        "set",
+        "clear",
+        "let",
+        "end",
+        "emit",
+        "prevent",
+        "flip",
+        "exhaust",
+        "ready",
+        "say",
+        "return",
+        "win",
+        "tie",
+    ]
+)
 ENDS = ("turn", "phase", "round", "game", "activation")
 DURATIONS = ("turn_end", "round_end", "phase_end")
 
@@ -153,6 +187,10 @@ class Compiler:
         self.events_emitted: set[str] = set()
         self.events_listened: list[tuple[str, Span]] = []
         self.scope_now = Scope({"you", "this"}, True)
+        self.field_reads: list[FieldRead] = []
+        self.enum_values: list[tuple[str, str, str]] = []  # (value, kind, attribute)
+        self.set_fields: set[str] = set()
+        self.defs: dict[str, ComponentDef] = {}
 
     # ------------------------------------------------------------------ diagnostics
     def error(self, code: str, message: str, span: Span, hint: str | None = None) -> None:
@@ -168,6 +206,7 @@ class Compiler:
     def compile(self) -> Program | None:
         self._declare_manifest()
         self._collect_items()
+        self._check_enum_shadows()
         self._compile_defines()
         self._reserve_effects()
         kinds_defs = self._compile_components()
@@ -281,23 +320,7 @@ class Compiler:
                 if t.startswith("enum(") and t.endswith(")"):
                     values = [x.strip() for x in t[5:-1].split(",")]
                     self.symbols.update(values)
-                    for value in values:
-                        shadow = (
-                            "zone"
-                            if value in self.zones
-                            else "resource"
-                            if value in self.resources
-                            else None
-                        )
-                        if shadow is not None:
-                            # `type == armor` would compare with the zone or the amount
-                            self.warn(
-                                "RC223",
-                                f"{value!r} is a value of {name}.{attr} and also a {shadow}: "
-                                f"in expressions it means the {shadow}",
-                                self.mspan("kinds", name, "attributes", attr),
-                                f"rename the {shadow} or the value (say {value}_slot)",
-                            )
+                    self.enum_values.extend((value, name, attr) for value in values)
             sides = tuple(spec.get("sides") or ())
             self.symbols.update(sides)
             self.symbols.update(spec.get("counters") or ())
@@ -366,6 +389,14 @@ class Compiler:
                     if unique(f"e:{item.number}", item.span, f"entry {item.number}"):
                         self.entries[item.number] = item
                 elif isinstance(item, ast.EffectDef):
+                    if item.name in STATEMENT_WORDS:
+                        self.error(
+                            "RC252",
+                            f"{item.name!r} is a statement keyword: an effect of that name "
+                            "could never be called",
+                            item.span,
+                            f"rename the effect (say {item.name}_effect)",
+                        )
                     if unique("f:" + item.name, item.span, f"effect {item.name!r}"):
                         self.effects[item.name] = item
                 elif isinstance(item, ast.Define):
@@ -399,6 +430,28 @@ class Compiler:
                             if isinstance(x, ast.Name):
                                 self.flags_set.add(x.name)
                                 self.symbols.add(x.name)
+
+    def _check_enum_shadows(self) -> None:
+        """RC223: an enum value that is also a zone, resource or component id means that
+        other thing in expressions, so ``it.type == armor`` never compares with the value."""
+        for value, kind, attr in self.enum_values:
+            shadow = (
+                "zone"
+                if value in self.zones
+                else "resource"
+                if value in self.resources
+                else "component"
+                if value in self.comps
+                else None
+            )
+            if shadow is not None:
+                self.warn(
+                    "RC223",
+                    f"{value!r} is a value of {kind}.{attr} and also a {shadow}: "
+                    f"in expressions it means the {shadow}",
+                    self.mspan("kinds", kind, "attributes", attr),
+                    f"rename the {shadow} or the value (say {value}_slot)",
+                )
 
     def _all_members(self, members: Iterable[ast.Member]) -> Iterable[ast.Member]:
         for member in members:
@@ -452,6 +505,8 @@ class Compiler:
         if isinstance(e, ast.Attr):
             obj = self.expr(e.obj, scope)
             f = e.field
+            kind = static_kind(e.obj, scope.locals)
+            self.field_reads.append(FieldRead(f, e.field_span or e.span, kind))
             if f in ("x", "y"):
                 # coordinates are read very often by map rules: a direct path for spaces
                 axis = 0 if f == "x" else 1
@@ -707,6 +762,8 @@ class Compiler:
             return lambda ctx: None
         n = e.func.name
         self.used_names.add(n)
+        if n == "map" and n not in self.defines:
+            return self.map_define(e, scope)
         args = [self.expr(a, scope) for a in e.args]
         if n in self.defines:
             d = self.defines[n]
@@ -784,13 +841,52 @@ class Compiler:
         self._unknown(n, e.func.span, list(self.defines) + list(BUILTINS), "function")
         return lambda ctx: None
 
+    def map_define(self, e: ast.Call, scope: Scope) -> ExprFn:
+        """``map(players, score)``: a one-parameter definition applied to every element."""
+        fn_name = e.args[1] if len(e.args) == 2 else None
+        if (
+            not isinstance(fn_name, ast.Name)
+            or len(getattr(self.defines.get(fn_name.name), "params", ())) != 1
+        ):
+            self.error(
+                "RC206",
+                "map takes a list and the name of a definition with one parameter",
+                e.span,
+                "define score(p) = p.gold * 2, then map(players, score)",
+            )
+            return lambda ctx: []
+        self.used_names.add(fn_name.name)
+        items = self.expr(e.args[0], scope)
+        param = self.defines[fn_name.name].params[0]
+        body = self.define_fns
+        name = fn_name.name
+
+        def mapped(ctx: E.Ctx) -> list[Any]:
+            saved = ctx.loc
+            out = []
+            try:
+                for x in E.as_list(ctx, items(ctx)):
+                    ctx.loc = {"you": saved.get("you"), "this": saved.get("this"), param: x}
+                    out.append(body[name](ctx))
+            finally:
+                ctx.loc = saved
+            return out
+
+        return mapped
+
     def qty_parts(self, e: ast.Expr, scope: Scope) -> list[tuple[str, ExprFn]]:
         """``2 water + 1 gold`` -> [("water", fn), ("gold", fn)]."""
         if isinstance(e, ast.Qty):
             return [(e.unit, self.expr(e.amount, scope))]
-        if isinstance(e, ast.Binary) and e.op == "+":
+        if isinstance(e, ast.Binary) and e.op == "+" and _is_qty(e):
             return self.qty_parts(e.left, scope) + self.qty_parts(e.right, scope)
-        self.error("RC204", "expected an amount with a unit, such as '2 gold'", e.span)
+        self.error(
+            "RC204",
+            "expected an amount with a unit, such as '2 gold'",
+            e.span,
+            "a unit belongs to the value just before it: put an amount computed with "
+            "+ - * / in parentheses, as in (10 + 2 * p.tricks) score",
+        )
         return []
 
     def _manifest_expr(self, text: Any, path: tuple[Any, ...], scope: Scope) -> ExprFn | None:
@@ -1124,6 +1220,7 @@ class Compiler:
             tgt = s.value
             if isinstance(tgt, ast.Attr):
                 obj = self.expr(tgt.obj, scope)
+                self.set_fields.add(tgt.field)
                 code.add(_set_field(obj, tgt.field, value), span)
             elif isinstance(tgt, ast.Name):
                 if tgt.name == "start_player":
@@ -1883,6 +1980,7 @@ class Compiler:
                     span,
                     f"emit it with 'emit {event}(...)', or listen to a built-in event",
                 )
+        self.check_field_reads(self.field_reads)
         for name, eff in self.effects.items():
             if name not in self.used_names:
                 self.warn("RC219", f"effect {name!r} is never used", eff.span)
@@ -1898,6 +1996,50 @@ class Compiler:
                     "list it under flow: phases: actions:",
                 )
 
+    def check_field_reads(self, reads: Iterable[FieldRead]) -> None:
+        """RC250 for a field nothing declares or sets, RC251 for a definition read as one."""
+        component_fields: set[str] = set()
+        for attrs in self.kind_attrs.values():
+            component_fields.update(attrs)
+        for kind in self.kinds.values():
+            component_fields.update(kind.counters)
+        for d in self.defs.values():
+            component_fields.update(d.attributes, d.dynamic, d.effects)
+            for side in d.side_attributes.values():
+                component_fields.update(side)
+        for zone in self.zones.values():
+            component_fields.update(zone.public_fields, zone.local_fields)
+        known = catalogue(
+            zones=self.zones,
+            resources=self.resources,
+            player_fields=(),
+            component_fields=component_fields,
+            set_fields=self.set_fields,
+            symbols=self.symbols,
+        )
+        for read in reads:
+            if known.known(read):
+                continue
+            sort = "a player" if read.kind == "player" else "anything in this ruleset"
+            if read.field in self.defines:
+                self.error(
+                    "RC251",
+                    f"{read.field!r} is a definition, not a field",
+                    read.span,
+                    f"call it: {read.field}(x), or over a list: "
+                    f"[{read.field}(p) for p in players] is written map(players, {read.field})",
+                )
+                continue
+            guess = did_you_mean(read.field, known.candidates(read))
+            self.error(
+                "RC250",
+                f"{sort} has no field {read.field!r}: nothing declares it or sets it",
+                read.span,
+                f"did you mean {guess!r}?"
+                if guess
+                else "declare it (kinds: attributes:, fields:) or give it a value with set",
+            )
+
 
 NOWHERE_SPAN = Span("<text>", 1, 1)
 TURN_ORDERS = ("clockwise", "counterclockwise")
@@ -1911,7 +2053,10 @@ def expression_compiler(program: Program, tree: ast.Expr) -> tuple[ExprFn | None
     if not isinstance(comp, Compiler):
         return None, [Diagnostic("RC204", "this program keeps no names", tree.span)]
     before = len(comp.diags)
+    reads_before = len(comp.field_reads)
     fn = comp.expr(tree, Scope({"you", "this"}, True))
+    comp.check_field_reads(comp.field_reads[reads_before:])
+    del comp.field_reads[reads_before:]
     new = comp.diags[before:]
     del comp.diags[before:]
     errors = [d for d in new if d.severity == Severity.ERROR]
