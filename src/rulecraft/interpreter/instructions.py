@@ -1086,7 +1086,9 @@ def _flip(what: ExprFn, side: str | None) -> Instr:
                 new_side = side
             elif len(sides) >= 2:
                 new_side = sides[1] if comp.get("s") == sides[0] else sides[0]
-            if ctx.log is not None:  # named as it was: "Sleeper turns to awake"
+            # Named as it was: "Sleeper turns to awake"; a card already on that side does
+            # not turn, so the log says nothing ("Knife (broken) turns to broken" was wrong).
+            if ctx.log is not None and new_side != comp.get("s"):
                 E.say_about(ctx, cid, "{card} turns to " + str(new_side))
             comp["s"] = new_side
             E.emit(ctx, "flipped", [cid])

@@ -20,7 +20,7 @@ from collections.abc import Mapping
 from typing import Any
 
 #: Lines longer than this are refused unread (nothing a person types is this long).
-MAX_LINE = 2000
+MAX_LINE = 10_000
 
 
 def card_words(view: Mapping[str, Any]) -> set[str]:
