@@ -150,7 +150,14 @@ async def test_unknown_name_has_hint_and_a_quick_fix_and_fixing_clears_it(
         assert (edit.range.start.line, edit.range.start.character) == (where.line, column)
         assert edit.range.end.character == column + len("pionts")
 
-        _replace(client, uri, original, 2)
+        # Typing elsewhere re-parses at once; the last check's finding stays until the next
+        # whole-ruleset check (half a second later) replaces it: no blinking squiggles.
+        waiting = client.wait_for_notification("textDocument/publishDiagnostics")
+        _replace(client, uri, text + "# a comment typed at the end\n", 2)
+        first = await asyncio.wait_for(waiting, 10)
+        assert first.uri == uri and [d.code for d in first.diagnostics] == ["RC201"]
+
+        _replace(client, uri, original, 3)
         await _diagnostics_until(client, uri, None)
     finally:
         _close(client, uri)
@@ -402,5 +409,30 @@ async def test_completion_inside_a_card_being_written_offers_its_kind_attributes
         assert "cast" not in names  # a spell's attribute
         fields = await _complete(client, uri, text, "if this.")
         assert {"charge", "power"} <= fields and "cast" not in fields
+    finally:
+        _close(client, uri)
+
+
+@pytest.mark.asyncio(loop_scope="module")
+async def test_typing_during_a_whole_ruleset_check_does_not_break_it(
+    client: LanguageClient,
+) -> None:
+    # Each change is parsed at once while whole-ruleset checks are scheduled and run (in a
+    # worker process: in a thread, sharing the parser's stateful indentation post-lexer, a
+    # check once died with an AssertionError in Lark while the index was being built).
+    text = PLOT.read_text("utf-8").replace("go to 60", "go to 6000", 1)
+    uri = _open(client, PLOT, text)
+    try:
+        for version in range(2, 40):
+            _replace(client, uri, text + "#" * version + "\n", version)
+            await asyncio.sleep(0.1)
+        found = await _diagnostics_until(client, uri, "RC230", timeout=60)
+        assert any("6000" in d.message for d in found)
+        assert not [d for d in found if d.code == "RC101"]  # no parse went wrong
+        position = _position(text, "go to 61", 6)
+        result = await client.text_document_hover_async(
+            lsp.HoverParams(text_document=_doc(uri), position=position)
+        )
+        assert result is not None  # the server still parses and answers
     finally:
         _close(client, uri)

@@ -11,7 +11,9 @@ docs links by their anchor.
 from __future__ import annotations
 
 import json
+import os
 import re
+import select
 import subprocess
 import sys
 import time
@@ -30,6 +32,7 @@ class Session:
         self.server = subprocess.Popen(command, stdin=subprocess.PIPE, stdout=subprocess.PIPE)
         self.lines: list[str] = []
         self.next_id = 1
+        self.buffer = b""
 
     def _send(self, message: dict[str, Any]) -> None:
         body = json.dumps(message).encode("utf-8")
@@ -37,17 +40,33 @@ class Session:
         self.server.stdin.write(f"Content-Length: {len(body)}\r\n\r\n".encode() + body)
         self.server.stdin.flush()
 
-    def _receive(self) -> dict[str, Any]:
+    def _read_more(self, deadline: float) -> None:
+        """Wait (until ``deadline``) for more bytes from the server: a server that never
+        answers fails the test instead of hanging it."""
         assert self.server.stdout is not None
+        fd = self.server.stdout.fileno()
+        ready, _, _ = select.select([fd], [], [], max(deadline - time.monotonic(), 0))
+        chunk = os.read(fd, 65536) if ready else b""
+        if not chunk:
+            raise TimeoutError("the server sent nothing in time")
+        self.buffer += chunk
+
+    def _receive(self, timeout: float = 60) -> dict[str, Any]:
+        deadline = time.monotonic() + timeout
+        while b"\r\n\r\n" not in self.buffer:
+            self._read_more(deadline)
+        header, _, rest = self.buffer.partition(b"\r\n\r\n")
         length = 0
-        while True:
-            header = self.server.stdout.readline().decode("ascii").strip()
-            if not header:
-                break
-            name, _, value = header.partition(":")
+        for line in header.decode("ascii").split("\r\n"):
+            name, _, value = line.partition(":")
             if name.lower() == "content-length":
                 length = int(value)
-        message: dict[str, Any] = json.loads(self.server.stdout.read(length))
+        while len(rest) < length:
+            self.buffer = header + b"\r\n\r\n" + rest
+            self._read_more(deadline)
+            header, _, rest = self.buffer.partition(b"\r\n\r\n")
+        self.buffer = rest[length:]
+        message: dict[str, Any] = json.loads(rest[:length])
         return message
 
     def show(self, arrow: str, what: str, payload: Any) -> None:
@@ -64,7 +83,7 @@ class Session:
         self.show("-->", method, params if shown is None else shown)
         while True:
             message = self._receive()
-            if message.get("id") == ident:
+            if message.get("id") == ident and "method" not in message:
                 return message.get("result")
 
     def notify(self, method: str, params: dict[str, Any], shown: Any = None) -> None:
@@ -75,7 +94,7 @@ class Session:
         """The first notification ``method`` whose params satisfy ``done``."""
         deadline = time.monotonic() + 60
         while time.monotonic() < deadline:
-            message = self._receive()
+            message = self._receive(deadline - time.monotonic())
             if message.get("method") == method and done(message["params"]):
                 return dict(message["params"])
         raise TimeoutError(method)

@@ -10,6 +10,8 @@ from __future__ import annotations
 
 import asyncio
 import logging
+from concurrent.futures import ProcessPoolExecutor
+from multiprocessing import get_context
 from pathlib import Path
 
 from lsprotocol import types as lsp
@@ -41,7 +43,12 @@ class RulecraftServer(LanguageServer):
         self.builder = IndexBuilder()
         self.published: dict[Path, set[Path]] = {}  # ruleset root -> files with diagnostics
         self.pending: dict[Path, asyncio.Task[None]] = {}
+        self.last_check: dict[Path, list[Diagnostic]] = {}  # the last whole-ruleset findings
         self.check_lock = asyncio.Lock()
+        # Whole-ruleset checks run in one worker process: the parser's indentation post-lexer
+        # keeps state, so a check in a thread beside the index's parsing corrupted both
+        # (measured: an AssertionError in Lark's Indenter). The worker stays warm.
+        self.checker = ProcessPoolExecutor(max_workers=1, mp_context=get_context("spawn"))
 
     def overlays(self) -> dict[Path, str]:
         """The text of every open document, by path."""
@@ -64,11 +71,14 @@ class RulecraftServer(LanguageServer):
         )
 
     def publish_syntax(self, uri: str) -> None:
-        """As you type: the buffer's syntax problems (the parser's codes and hints)."""
+        """As you type: the buffer's syntax problems (the parser's codes and hints), with
+        the last whole-ruleset check's other findings kept until the next check replaces
+        them (so they do not blink out at every keystroke)."""
         index, path = self.index_for(uri)
         source = index.files.get(path)
         if source is not None:
-            self.publish(path, source.syntax, source.lines)
+            kept = [d for d in self.last_check.get(path, []) if not is_syntax(d)]
+            self.publish(path, source.syntax + kept, source.lines)
 
     async def check_ruleset(self, uri: str) -> None:
         """The whole ruleset's diagnostics, published per file (and cleared where fixed)."""
@@ -79,7 +89,10 @@ class RulecraftServer(LanguageServer):
             return
         async with self.check_lock:
             overlays = self.overlays()
-            by_file, lost = await asyncio.to_thread(checks.ruleset_diagnostics, root, overlays)
+            loop = asyncio.get_running_loop()
+            by_file, lost = await loop.run_in_executor(
+                self.checker, checks.ruleset_diagnostics, root, overlays
+            )
         manifest = checks.manifest_of(root)
         if lost:
             by_file.setdefault(manifest, []).extend(lost)
@@ -90,6 +103,9 @@ class RulecraftServer(LanguageServer):
         for file, found in by_file.items():
             lines = index.lines_of(file) or _read_lines(file)
             self.publish(file, found, lines)
+        for file in stale:
+            self.last_check.pop(file, None)
+        self.last_check.update(by_file)
         self.published[root] = set(by_file)
 
     def schedule_check(self, uri: str, delay: float) -> None:
@@ -107,6 +123,12 @@ class RulecraftServer(LanguageServer):
                 log.exception("checking %s failed", uri)
 
         self.pending[root] = asyncio.get_running_loop().create_task(later())
+
+
+def is_syntax(diagnostic: Diagnostic) -> bool:
+    """Codes RC100-RC199 are the file's reading and syntax problems (docs/errors.md): the
+    parser finds them in the buffer itself on every change."""
+    return diagnostic.code.startswith("RC1") and len(diagnostic.code) == 5
 
 
 def _read_lines(path: Path) -> list[str]:
@@ -238,4 +260,8 @@ def _register_editing(server: RulecraftServer) -> None:
 
 def serve() -> None:
     """Run the server on stdin/stdout until the client says exit."""
-    create_server().start_io()
+    server = create_server()
+    try:
+        server.start_io()
+    finally:
+        server.checker.shutdown(cancel_futures=True)
