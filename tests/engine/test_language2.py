@@ -319,3 +319,46 @@ def test_a_computed_amount_before_a_unit_suggests_parentheses(tmp_path: Path) ->
     )
     (d,) = [d for d in report.diagnostics if d.code == "RC204"]
     assert d.hint is not None and "parentheses" in d.hint
+
+
+# ---------------------------------------------------------------------------- hidden fields
+def test_text_never_tells_a_hidden_cards_fields(tmp_path: Path) -> None:
+    """'say "{card} rank {card.rank}" on a face-down card shows every seat "a card rank 9"
+    today' (issue 10): the rank of a card some seat may not see is "?", in every seat's log;
+    once the card is face up the same text tells it."""
+    ruleset = make(
+        tmp_path,
+        BASE
+        + """kinds:
+  card:
+    attributes: {rank: number}
+zones:
+  deck: {visibility: hidden}
+  table: {}
+components:
+  - {kind: card, zone: deck}
+flow:
+  phases:
+    - name: main
+      actions: [act]
+      max: 1
+      mandatory: true
+""",
+        """card nine "Nine":
+    rank: 9
+
+action act "Act":
+    let c = top(deck)
+    move c to table face down
+    say "hidden: {c} rank {c.rank} in {c.zone}"
+    set c.facedown to false
+    say "shown: {c} rank {c.rank}"
+""",
+    )
+    game = ruleset.new_game(seed=1)
+    game.choose("act:act")
+    for seat in (0, 1):
+        lines = game.log_for(seat)
+        assert "hidden: a card rank ? in table" in lines, lines
+        assert "shown: Nine rank 9" in lines
+        assert not any("hidden" in line and "9" in line for line in lines)

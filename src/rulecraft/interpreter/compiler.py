@@ -638,15 +638,32 @@ class Compiler:
                 parts.append(before)
                 tree, problems = parse_expression(inner, e.span.file, e.span.line, e.span.column)
                 self.diags.extend(problems)
-                parts.append(self.expr(tree, scope) if tree is not None else "")
+                parts.append(self.shown_part(tree, scope) if tree is not None else "")
             parts.append(rest)
             variants[lang] = parts
 
         def interpolate(ctx: E.Ctx) -> str:
             parts = variants.get(ctx.lang) or variants[""]
-            return "".join(p if isinstance(p, str) else E.public_text(ctx, p(ctx)) for p in parts)
+            return "".join(p if isinstance(p, str) else p(ctx) for p in parts)
 
         return interpolate
+
+    def shown_part(self, tree: ast.Expr, scope: Scope) -> ExprFn:
+        """One ``{expression}`` of a text, as text every seat may read: a card some seat may
+        not see is "a card", and a field of such a card is "?" unless its zone shows that
+        field (``public_fields``), so ``"{c} rank {c.rank}"`` gives nothing away."""
+        value = self.expr(tree, scope)
+        if not isinstance(tree, ast.Attr):
+            return lambda ctx: E.public_text(ctx, value(ctx))
+        obj = self.expr(tree.obj, scope)
+        field_name = tree.field
+
+        def shown_field(ctx: E.Ctx) -> str:
+            if E.hidden_field(ctx, obj(ctx), field_name):
+                return "?"
+            return E.public_text(ctx, value(ctx))
+
+        return shown_field
 
     def binary(self, e: ast.Binary, scope: Scope) -> ExprFn:
         left = self.expr(e.left, scope)

@@ -181,6 +181,20 @@ def public_text(ctx: Ctx, value: Any) -> str:
     return text_of(ctx, value)
 
 
+# Fields of a component anybody may know even when the card itself is hidden: where it lies.
+WHEREABOUTS = frozenset({"zone", "owner", "controller", "facedown", "position", "space"})
+
+
+def hidden_field(ctx: Ctx, obj: Any, field: str) -> bool:
+    """Is ``obj.field`` something some seat may not know (a hidden card's rank, say)?"""
+    if not (is_comp(obj) and obj in ctx.st["comps"]) or field in WHEREABOUTS:
+        return False
+    if all(visible_to(ctx, obj, s) for s in range(ctx.st["players"])):
+        return False
+    spec = ctx.prog.zones.get(zone_name(ctx.st["comps"][obj]["z"]))
+    return spec is None or field not in spec.public_fields
+
+
 # ---------------------------------------------------------------------------- visibility
 def visible_to(ctx: Ctx, cid: str, seat: int | None) -> bool:
     """May ``seat`` see which component ``cid`` is?  (``None``: an all-seeing observer.)"""
