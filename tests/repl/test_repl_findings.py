@@ -458,3 +458,18 @@ def test_a_card_already_on_a_side_does_not_turn_to_it_in_the_log(tmp_path: Path)
     game.choose("act:play")
     turns = [line for line in game.log_for(0) if "turns to" in line]
     assert turns == ["Knife turns to broken"]
+
+
+# -- the solver's hook (rulecraft.tools.solver.repl_solve) -------------------------------------
+
+
+def test_solve_answers_in_one_message_and_leaves_the_game_as_it_was() -> None:
+    session = engine_session("tictactoe", {0: "human", 1: "human"})
+    before = session.game.to_json()
+    mark = len(output(session))
+    out = feed(session, ["solve", "solve not an expression ((("])[mark:]
+    assert "Cannot solve" in out  # Tic-Tac-Toe: the other seat decides next
+    assert session.game.to_json() == before and session.running
+    fake = make_session({0: "human", 1: "human"})
+    fake_before = fake.game.to_json()
+    assert "Cannot solve" in feed(fake, ["solve"]) and fake.game.to_json() == fake_before

@@ -57,6 +57,10 @@ CATALOGUE: Mapping[str, Mapping[str, str]] = {
         "de": "die genauen Chancen des anstehenden Wurfs oder Tests",
     },
     "help.quit": {"en": "leave the game", "de": "das Spiel verlassen"},
+    "help.solve": {
+        "en": "the best plan from here for your seat (objectives: expressions, by priority)",
+        "de": "der beste Plan von hier für deinen Platz (Ziele: Ausdrücke, nach Vorrang)",
+    },
     "arg.card": {"en": "CARD", "de": "KARTE"},
     "arg.file": {"en": "FILE", "de": "DATEI"},
     # -- the session -------------------------------------------------------------------------
@@ -207,6 +211,7 @@ CATALOGUE: Mapping[str, Mapping[str, str]] = {
         "en": " (best after {count} simulated playouts)",
         "de": " (am besten nach {count} simulierten Partien)",
     },
+    "no_solve": {"en": "Cannot solve here: {reason}", "de": "Hier nicht lösbar: {reason}"},
     "no_roll": {"en": "No roll or test is pending.", "de": "Kein Wurf und kein Test steht an."},
 }
 

@@ -31,6 +31,8 @@ from rulecraft.repl.mapdraw import GlyphFn, draw_map
 from rulecraft.repl.messages import Messages
 
 HIDDEN_LABEL = "(hidden)"
+#: ``render_view``'s default ``decider``: the view's active seat.
+ACTIVE = -1
 #: Up to this many resources, the compact players line shows them all, zeros included.
 FEW_RESOURCES = 4
 ENGLISH = Messages("en")
@@ -249,12 +251,15 @@ def render_view(
     view: Mapping[str, Any],
     say: Messages = ENGLISH,
     glyph: GlyphFn = lambda piece: None,
-    decider: int | None = None,
+    decider: int | None = ACTIVE,
 ) -> None:
-    """Print everything in ``view``: header, players, zones, map, globals, result."""
+    """Print everything in ``view``: header, players, zones, map, globals, result.
+
+    ``decider`` is the seat the header says decides (``None``: nobody, the game is over);
+    by default the view's active seat."""
     names = seat_names(view)
     render_header(
-        console, view, decider if decider is not None else view.get("active"), say, full=True
+        console, view, view.get("active") if decider == ACTIVE else decider, say, full=True
     )
     players = Table(title=say("players_title"), title_justify="left")
     for column in ("col.seat", "col.name", "col.resources", "col.flags"):

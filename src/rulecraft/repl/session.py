@@ -80,6 +80,7 @@ COMMANDS: tuple[Command, ...] = (
     Command("load", "arg.file"),
     Command("hint", ""),
     Command("odds", ""),
+    Command("solve", "[EXPR; ...]"),
     Command("quit", ""),
 )
 COMMAND_NAMES: tuple[str, ...] = tuple(c.name for c in COMMANDS)
@@ -372,7 +373,7 @@ class Session:
         self._tell_news(self.viewer)
         self._news_for = None
         view = self._view(self.viewer)
-        render_view(self.console, {**view, "result": None}, self.text, self._glyph)
+        render_view(self.console, {**view, "result": None}, self.text, self._glyph, None)
         result = self.game.result
         names = self._names()
         render_result(
@@ -612,6 +613,17 @@ class Session:
     def _cmd_odds(self, rest: str) -> None:
         odds = self.game.odds()
         self.say(odds if odds else self.text("no_roll"))
+
+    def _cmd_solve(self, rest: str) -> None:
+        # The solver (rulecraft.tools.solver) searches as the viewer may: on a copy where
+        # what the seat cannot see is re-dealt, so its answer names no hidden card.
+        try:
+            from rulecraft.tools.solver import repl_solve
+
+            answer = repl_solve(self.game, self.viewer, rest)  # type: ignore[arg-type]
+        except Exception as exc:  # a game the solver cannot search: say so, play on
+            answer = self.text("no_solve", reason=exc)
+        self.say(answer)
 
     def _cmd_quit(self, rest: str) -> None:
         self.say(self.text("bye"))
