@@ -175,3 +175,17 @@ def test_new_codes_are_described_and_documented() -> None:
     doc = (Path(__file__).resolve().parents[2] / "docs" / "errors.md").read_text("utf-8")
     documented = set(re.findall(r"^\| (RC\d{3}) \|", doc, re.M))
     assert codes <= documented
+
+
+def test_a_manifest_too_large_by_itself_is_not_called_an_alias_bomb() -> None:
+    """The 350,000-component manifest of issue 17 crosses the YAML size bound without a
+    single alias; the message said 'through aliases'."""
+    from rulecraft.validators.yaml_source import load_yaml
+
+    text = "components:\n" + "".join(f"  - {{ids: [c{i}], zone: deck}}\n" for i in range(40))
+    _, _, problems = load_yaml(text, "m.yaml", max_nodes=50)
+    assert [(p.code, p.span.line) for p in problems] == [("RC007", 1)]
+    assert "more than 50 values" in problems[0].message and "alias" not in problems[0].message
+    bomb = "a: &a [x, x]\nb: [*a, *a, *a, *a, *a, *a, *a, *a, *a, *a, *a, *a, *a, *a, *a, *a]\n"
+    _, _, problems = load_yaml(bomb, "m.yaml", max_nodes=20)
+    assert "through aliases" in problems[0].message

@@ -221,7 +221,9 @@ def _load_text(
     for warning in caught:
         problems.append(_warning_diagnostic(warning.message, name))
 
-    bomb = _find_alias_bomb(document, name, max_nodes=max_nodes, max_depth=max_depth)
+    bomb = _find_alias_bomb(
+        document, name, max_nodes=max_nodes, max_depth=max_depth, anchored="&" in text
+    )
     if bomb is not None:
         return None, empty_positions, [*problems, bomb]
     converter = _Converter(name, text, max_depth=max_depth)
@@ -425,7 +427,7 @@ def _expanded_size(node: object, memo: dict[int, int], cap: int, depth: int, max
 
 
 def _find_alias_bomb(
-    document: object, name: str, *, max_nodes: int, max_depth: int
+    document: object, name: str, *, max_nodes: int, max_depth: int, anchored: bool = True
 ) -> Diagnostic | None:
     """RC007 at the top-level entry whose expansion crosses ``max_nodes``, if one does.
 
@@ -446,6 +448,12 @@ def _find_alias_bomb(
             if where is not None:
                 span = Span(name, where[0] + 1, where[1] + 1)
             break
+    if not anchored:
+        # No anchor, so no alias: the file itself is that large (a manifest listing
+        # hundreds of thousands of components one by one).
+        message = f"the document has more than {max_nodes:,} values"
+        hint = "place components by kind (- {kind: card, zone: deck}) and keep cards in .rcl files"
+        return Diagnostic(ALIAS_LIMIT, message, span, hint=hint)
     message = f"document expands to more than {max_nodes} nodes through aliases"
     hint = "an alias (*name) repeats its anchor's whole content; do not nest aliases"
     return Diagnostic(ALIAS_LIMIT, message, span, hint=hint)
