@@ -250,6 +250,12 @@ def test_b1_chooses_act_place_b1() -> None:
     ]
 
 
+def test_tab_completes_the_short_ids_people_type() -> None:
+    session = engine_session("tictactoe", {0: "human", 1: "human"})
+    words = session.completion_words()
+    assert "b1" in words and "act:place:b1" in words and "help" in words
+
+
 def test_a_unique_prefix_chooses_and_an_ambiguous_one_lists_the_candidates() -> None:
     session = make_session({0: "human", 1: "human"})
     before = session.game.to_json()

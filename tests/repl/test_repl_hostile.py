@@ -59,6 +59,7 @@ def corpus(tmp: Path) -> list[str]:
         "\x1b[M   ",
         "\x1b[<0;1;1M",
         "\x1b]0;title\x07",
+        "\x1b[6n",  # a cursor position request, typed
         "\x00",
         "pass\x00",
         "\x7f\x7f",

@@ -32,12 +32,11 @@ def transcript() -> str:
     """``COMMAND`` fed ``LINES``, as a terminal 100 columns wide shows it."""
     source = EngineSource(rulecraft.load("radlands"), "radlands")
     game = source.new_game(None, 1, "en")
-    console = Console(file=StringIO(), width=100, color_system=None)
+    screen = StringIO()
+    console = Console(file=screen, width=100, color_system=None)
     session = Session(source, game, {0: "human", 1: "random"}, console, seed=1, lang="en")
     run(session, PlainLineReader(StringIO("".join(f"{line}\n" for line in LINES)), console))
-    shown = console.file.getvalue()
-    assert isinstance(shown, str)
-    return f"$ {COMMAND}\n{shown}"
+    return f"$ {COMMAND}\n{screen.getvalue()}"
 
 
 def block(text: str) -> str:

@@ -23,7 +23,7 @@ from rich.console import Console
 
 from rulecraft.interpreter.decision import Decision
 from rulecraft.interpreter.protocols import Agent
-from rulecraft.repl.choosing import MAX_NUMBER_DIGITS, option_number, resolve
+from rulecraft.repl.choosing import MAX_NUMBER_DIGITS, option_number, resolve, short_id
 from rulecraft.repl.glyphs import GlyphTable
 from rulecraft.repl.messages import Messages
 from rulecraft.repl.narrate import (
@@ -296,12 +296,13 @@ class Session:
         return f"{self.text('seat_word')} {self.viewer + 1}> "
 
     def completion_words(self) -> list[str]:
-        """Words worth completing now: commands, option numbers and ids, visible cards."""
+        """Words worth completing now: commands, option numbers, ids and their last parts."""
         words = list(COMMAND_NAMES)
         decision = self.game.decision
         if decision is not None:
             words += [str(n) for n in range(1, len(decision.options) + 1)]
             words += list(decision.ids)
+            words += [short_id(i) for i in decision.ids if short_id(i) not in words]
         return words
 
     def card_words(self) -> list[str]:
