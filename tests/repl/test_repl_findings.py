@@ -121,6 +121,8 @@ def test_a_dice_pool_field_is_shown_as_dice() -> None:
     assert "blades=1 white + 1 green" in out  # Johnny Taylor, on the roster
     assert "blades=2 green" in out
     assert "blades=," not in out and "blades= " not in out
+    shown = feed(session, ["show Johnny Taylor"])[len(out) :]
+    assert "blades: 1 white + 1 green\nguns: 2 green" in shown
 
 
 def test_fake_dice_fields_come_from_the_source() -> None:

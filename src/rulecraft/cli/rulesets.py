@@ -50,19 +50,6 @@ def resolve_ruleset(text: str) -> Path | None:
     return None
 
 
-def shown_path(path: Path) -> str:
-    """``path`` relative to the working folder when it is below it, else absolute.
-
-    >>> shown_path(Path.cwd() / "rulesets" / "sparks")
-    'rulesets/sparks'
-    """
-    absolute = Path(os.path.abspath(path))
-    try:
-        return absolute.relative_to(Path.cwd()).as_posix() or "."
-    except ValueError:
-        return str(absolute)
-
-
 @dataclass(frozen=True, slots=True)
 class BundledRuleset:
     """One line of ``rulecraft list``."""

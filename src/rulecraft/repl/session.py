@@ -13,6 +13,7 @@ from __future__ import annotations
 import difflib
 import json
 import os
+import re
 import tempfile
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
@@ -44,6 +45,7 @@ from rulecraft.repl.render import (
     render_view,
     seat_label,
     seat_names,
+    value_text,
 )
 
 HUMAN = "human"
@@ -491,7 +493,20 @@ class Session:
         if text is None:
             self.say(self.text("sees_no_card", seat=self.viewer + 1, name=printable(rest)))
         else:
-            self.say(text)
+            self.say(self._with_pools(text))
+
+    def _with_pools(self, description: str) -> str:
+        """``describe``'s text with its empty dice-pool lines filled in (``blades: 2
+        green``); the card's id is the last word in the first line's brackets."""
+        lines = description.split("\n")
+        found = re.search(r"\(([^()]*)\)\s*$", lines[0])
+        card_id = found.group(1).split(",")[-1].strip() if found else ""
+        pools = self.source.pool_fields(self.game, card_id) if card_id else {}
+        for index, line in enumerate(lines):
+            key = line[:-2] if line.endswith(": ") else line[:-1] if line.endswith(":") else ""
+            if key in pools:
+                lines[index] = f"{key}: {value_text(pools[key])}"
+        return "\n".join(lines)
 
     def _count(self, rest: str, default: int, usage: str) -> int | None:
         if not rest:
