@@ -14,14 +14,10 @@ from __future__ import annotations
 
 import json
 import os
-import tempfile
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from functools import lru_cache
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Self
-
-import jsonschema
 
 from rulecraft.diagnostics import Diagnostic, Severity
 from rulecraft.interpreter import engine as E
@@ -29,14 +25,37 @@ from rulecraft.interpreter.decision import Decision, Option, Result
 from rulecraft.interpreter.engine import Ctx, IllegalChoice, RuleError
 from rulecraft.interpreter.program import Program
 from rulecraft.interpreter.random import Rng, shuffled
-from rulecraft.interpreter.state import STATE_SCHEMA, State, clone_state, state_hash
+from rulecraft.interpreter.savefile import (
+    check_fits,
+    check_shape,
+    first_difference,
+    read_save,
+    write_save,
+)
+from rulecraft.interpreter.state import (
+    SAVE_FORMAT,
+    SAVE_VERSION,
+    State,
+    canonical_json,
+    clone_state,
+    deep_copy,
+    state_hash,
+)
 
 if TYPE_CHECKING:
     from rulecraft.interpreter.arrange import Arrangement
 
-__all__ = ["Game", "GameRecord", "IllegalChoice", "RuleError", "Ruleset", "RulesetError", "load"]
-
-SAVE_FORMAT = "rulecraft-save"
+__all__ = [
+    "SAVE_FORMAT",
+    "SAVE_VERSION",
+    "Game",
+    "GameRecord",
+    "IllegalChoice",
+    "RuleError",
+    "Ruleset",
+    "RulesetError",
+    "load",
+]
 
 
 class RulesetError(Exception):
@@ -182,6 +201,9 @@ class Game:
         self._log = log
         self._choices: list[str] = list(choices or [])
         self._by_def = by_def if by_def is not None else E.instances_by_def(state)
+        # True once Game.arrange set the position: the start is then no longer what the
+        # ruleset makes from the seed, and a save says so.
+        self._arranged = False
         self._decision_cache: Decision | None = None
         self._ctx_cache: Ctx | None = None
 
@@ -325,6 +347,7 @@ class Game:
         if self._initial is not None:
             self._initial = clone_state(self._st)
         self._choices = []
+        self._arranged = True
 
     # ------------------------------------------------------------------ time travel
     @property
@@ -384,67 +407,151 @@ class Game:
         return state_hash(self._st)
 
     def to_json(self) -> dict[str, Any]:
-        """A save: the state, the record and the log (JSON data)."""
+        """A save (JSON data, a copy: changing it changes nothing here); the format is in
+        :mod:`rulecraft.interpreter.savefile`."""
+        record = self.record
         return {
             "format": SAVE_FORMAT,
-            "ruleset": self.program.name,
-            "version": self.program.version,
-            "state": self._st,
-            "initial": self._initial,
+            "version": SAVE_VERSION,
+            "ruleset": record.ruleset,
+            "ruleset_version": record.version,
+            "players": record.players,
+            "seed": record.seed,
+            "lang": record.lang,
+            "arranged": self._arranged,
             "choices": list(self._choices),
-            "log": [list(x) for x in self._log] if self._log is not None else None,
+            "initial": deep_copy(self._initial),
+            "state": deep_copy(self._st),
+            "log": [[a, t] for a, t in self._log] if self._log is not None else None,
         }
 
     @classmethod
-    def from_json(cls, ruleset: Ruleset, data: dict[str, Any]) -> Game:
-        """A game from :meth:`to_json` data, validated (``ValueError`` when it is not)."""
-        if not isinstance(data, dict) or data.get("format") != SAVE_FORMAT:
-            raise ValueError("not a rulecraft save")
-        if data.get("ruleset") != ruleset.program.name:
+    def from_json(cls, ruleset: Ruleset, data: Any) -> Game:
+        """The game a save describes, checked through and through: ``ValueError`` naming
+        the problem unless the file has the save format, fits ``ruleset``, and its state and
+        log are what replaying its choices from its start gives (and the start is what the
+        ruleset makes from its seed and players, unless the position was arranged)."""
+        check_shape(data)
+        prog = ruleset.program
+        if data["ruleset"] != prog.name:
+            raise ValueError(f"this save is for {data['ruleset']!r}, not {prog.name!r}")
+        if data["ruleset_version"] != prog.version:
             raise ValueError(
-                f"this save is for {data.get('ruleset')!r}, not {ruleset.program.name!r}"
+                f"this save was made with version {data['ruleset_version']!r} of "
+                f"{prog.name}, not {prog.version!r}: its choices may mean other moves now"
             )
-        for key in ("state", "initial"):
-            if data.get(key) is None and key == "initial":
-                continue
-            try:
-                _state_validator().validate(data.get(key))
-            except jsonschema.ValidationError as err:
-                where = "/".join(str(p) for p in err.absolute_path) or "(top)"
-                raise ValueError(
-                    f"the saved {key} is not valid at {where}: {err.message}"
-                ) from None
-        st = data["state"]
-        _check_consistent(ruleset.program, st)
-        log = data.get("log")
-        game = cls(
-            ruleset,
-            st,
-            data.get("initial"),
-            [(int(a), str(t)) for a, t in log] if isinstance(log, list) else None,
-            [str(c) for c in data.get("choices") or []],
-        )
+        for what in ("initial", "state"):
+            check_fits(prog, data[what], data["players"], what)
+        game = cls(ruleset, deep_copy(data["initial"]), None, [])
+        game._initial = deep_copy(data["initial"])
+        game._arranged = data["arranged"]
+        game._check_start(data)
+        game._check_replay(data)
+        if data["log"] is None:
+            game._log = None
+        elif data["arranged"]:
+            # The lines before the arrangement cannot be replayed: keep them as saved.
+            game._log = [(a, t) for a, t in data["log"]]
         return game
 
-    def save(self, path: str | os.PathLike[str]) -> None:
-        """Write :meth:`to_json` to ``path`` atomically (temp file, then rename)."""
-        target = Path(path)
-        fd, tmp = tempfile.mkstemp(prefix=".save-", dir=target.parent or Path("."))
+    def _check_start(self, data: dict[str, Any]) -> None:
+        """The saved start is the ruleset's start for the saved seed, players and lang."""
+        initial = data["initial"]
+        if initial["rng"][0] != data["seed"] or data["state"]["rng"][0] != data["seed"]:
+            raise ValueError(f"the saved random state is not the one of seed {data['seed']}")
+        if initial["lang"] != data["lang"] or data["state"]["lang"] != data["lang"]:
+            raise ValueError(f"the saved language is not {data['lang']!r} throughout")
+        if data["arranged"]:
+            made = E.new_state(self.program, data["players"], data["seed"], data["lang"])
+            if sorted(made["comps"]) != sorted(initial["comps"]) or any(
+                made["comps"][c]["d"] != initial["comps"][c]["d"] for c in made["comps"]
+            ):
+                raise ValueError("the saved start does not hold this ruleset's cards")
+            return
+        fresh = self.ruleset.new_game(data["players"], data["seed"], data["lang"] or None)
+        expected = fresh._initial
+        if canonical_json(expected or {}) != canonical_json(initial):
+            raise ValueError(
+                f"the saved start is not what {self.program.name} makes from seed "
+                f"{data['seed']} with {data['players']} players (it differs at "
+                f"{first_difference(expected, initial)})"
+            )
+
+    def _check_replay(self, data: dict[str, Any]) -> None:
+        """Replay the saved choices from the start; the state and log must be the saved."""
+        choices = data["choices"]
+        key = (id(self.program), canonical_json(data["initial"]))
         try:
-            with os.fdopen(fd, "w", encoding="utf-8") as f:
-                json.dump(self.to_json(), f, ensure_ascii=False)
-            os.replace(tmp, target)
-        except BaseException:
-            Path(tmp).unlink(missing_ok=True)
-            raise
+            done = self._resume_replay(key, choices)
+            for n, choice in enumerate(choices[done:], done + 1):
+                if self._st["pending"] is None or self._st["result"] is not None:
+                    raise ValueError(f"saved choice {n} of {len(choices)} comes after the end")
+                try:
+                    self.choose(choice)
+                except IllegalChoice:
+                    raise ValueError(
+                        f"saved choice {n} of {len(choices)}, {choice!r}, is not an option there"
+                    ) from None
+        except (RuleError, RecursionError) as err:
+            raise ValueError(f"replaying the saved choices fails: {err}") from None
+        if canonical_json(self._st) != canonical_json(data["state"]):
+            raise ValueError(
+                "the saved state is not what the saved choices lead to (it differs at "
+                f"state/{first_difference(self._st, data['state'])})"
+            )
+        _REPLAYS[key] = (
+            self.program,
+            tuple(choices),
+            clone_state(self._st),
+            list(self._log or []),
+        )
+        while len(_REPLAYS) > _REPLAY_CACHE_SIZE:
+            del _REPLAYS[next(iter(_REPLAYS))]
+        log = data["log"]
+        if log is not None:
+            mine = [[a, t] for a, t in self._log or []]
+            saved = log[len(log) - len(mine) :] if data["arranged"] else log
+            if mine != saved:
+                where = next(
+                    (i for i, (x, y) in enumerate(zip(mine, saved, strict=False)) if x != y), None
+                )
+                line = where if where is not None else min(len(mine), len(saved))
+                raise ValueError(f"the saved log is not what the saved choices say (line {line})")
+
+    def _resume_replay(self, key: tuple[int, str], choices: list[str]) -> int:
+        """Start the replay from the start, or from the last verified replay of the same
+        start whose choices begin ``choices`` (saving every move of a long game would
+        otherwise replay it from the start each time); return how many choices are done."""
+        cached = _REPLAYS.get(key)
+        if cached is None or cached[0] is not self.program:
+            self._replay_from_initial([])
+            return 0
+        _, done, state, log = cached
+        if tuple(choices[: len(done)]) == done:
+            self._st = clone_state(state)
+            self._log = list(log)
+            self._choices = list(done)
+            self._decision_cache = None
+            return len(done)
+        self._replay_from_initial([])
+        return 0
+
+    def save(self, path: str | os.PathLike[str], seats: Mapping[int, str] | None = None) -> None:
+        """Write :meth:`to_json` to ``path`` safely (a temp file, fsynced, renamed over the
+        target; see :func:`~rulecraft.interpreter.savefile.write_save`).  ``seats`` (seat
+        from 0 -> ``"human"`` or a bot spec) is kept for the REPL's ``load``."""
+        if self._initial is None:
+            raise ValueError("this game keeps no history (a clone): it cannot be saved")
+        data = self.to_json()
+        if seats:
+            data["seats"] = {str(seat + 1): spec for seat, spec in sorted(seats.items())}
+        write_save(path, json.dumps(data, ensure_ascii=False))
 
     @classmethod
     def load_file(cls, ruleset: Ruleset, path: str | os.PathLike[str]) -> Game:
-        try:
-            data = json.loads(Path(path).read_text(encoding="utf-8"))
-        except (OSError, UnicodeDecodeError, json.JSONDecodeError) as err:
-            raise ValueError(f"cannot read the save: {err}") from None
-        return cls.from_json(ruleset, data)
+        """The game saved in ``path`` (``ValueError`` naming the problem, see
+        :meth:`from_json`)."""
+        return cls.from_json(ruleset, read_save(path))
 
     # ------------------------------------------------------------------ what seats see
     @property
@@ -550,6 +657,13 @@ class Game:
         return f"<Game {self.program.name} {status}>"
 
 
+#: The last verified replays: (program id, start) -> (program, choices, state, log).  Only
+#: states the engine itself made from that start are kept, so resuming from one is as good
+#: as replaying; the entry holds its program, so the id is not reused while it is kept.
+_REPLAYS: dict[tuple[int, str], tuple[Program, tuple[str, ...], State, list[tuple[int, str]]]] = {}
+_REPLAY_CACHE_SIZE = 8
+
+
 def _drop_twins(log: list[tuple[int, str]], seat: int) -> list[str]:
     """The log lines ``seat`` may read.  A line meant for one seat is followed by its
     public twin ("draws Ace" / "draws a card"): that seat reads the first, others the
@@ -567,27 +681,3 @@ def _drop_twins(log: list[tuple[int, str]], seat: int) -> list[str]:
         else:
             skip_twin = False
     return out
-
-
-@lru_cache(maxsize=1)
-def _state_validator() -> jsonschema.Draft202012Validator:
-    # Building a validator checks the schema itself: do it once, not on every load.
-    return jsonschema.Draft202012Validator(STATE_SCHEMA)
-
-
-def _check_consistent(prog: Program, st: State) -> None:
-    """A loaded state must fit the program: known definitions, zones and routines."""
-    if st.get("game") != prog.name:
-        raise ValueError(f"the state is for {st.get('game')!r}, not {prog.name!r}")
-    for cid, comp in st["comps"].items():
-        if comp["d"] not in prog.defs:
-            raise ValueError(f"unknown component definition {comp['d']!r} for {cid!r}")
-        if comp["z"] not in st["zones"] or cid not in st["zones"][comp["z"]]:
-            raise ValueError(f"component {cid!r} is not where it says it is")
-    for frame in st["stack"]:
-        if not 0 <= frame[0] < len(prog.routines):
-            raise ValueError("the saved rules position does not fit this ruleset")
-        if frame[1] > len(prog.routines[frame[0]].code):
-            raise ValueError("the saved rules position does not fit this ruleset")
-    if len(st["res"]) != st["players"]:
-        raise ValueError("the saved resources do not match the number of players")

@@ -77,39 +77,84 @@ def state_hash(st: State) -> str:
     return hashlib.blake2b(canonical_json(st).encode("utf-8"), digest_size=16).hexdigest()
 
 
+SAVE_FORMAT = "rulecraft-save"
+#: The save file's version (``savefile.py`` describes the format).  Version 1 was two
+#: formats (the API's and the REPL's) that refused each other; 2 is the one both write.
+SAVE_VERSION = 2
+
+_INT = {"type": "integer"}
+_SEAT = {"type": "integer", "minimum": 0, "maximum": 63}
+_NAMES = {"type": "array", "items": {"type": "string"}}
+_NUMBERS = {"type": "object", "additionalProperties": {"type": "number"}}
 STATE_SCHEMA: dict[str, Any] = {
     "$schema": "https://json-schema.org/draft/2020-12/schema",
     "type": "object",
     "required": [
         "v",
         "game",
+        "lang",
         "players",
         "rng",
         "active",
+        "start",
+        "turn",
+        "round",
+        "phase",
         "res",
+        "pflags",
+        "gvars",
+        "gflags",
         "zones",
         "comps",
         "stack",
         "pending",
+        "events",
+        "used",
+        "decisions",
         "result",
+        "mem",
     ],
     "properties": {
         "v": {"const": STATE_VERSION},
         "game": {"type": "string"},
         "lang": {"type": "string"},
         "players": {"type": "integer", "minimum": 1, "maximum": 64},
-        "rng": {"type": "array", "items": {"type": "integer"}, "minItems": 2, "maxItems": 2},
-        "active": {"type": "integer", "minimum": 0},
-        "res": {"type": "array", "items": {"type": "object"}},
-        "zones": {
-            "type": "object",
-            "additionalProperties": {"type": "array", "items": {"type": "string"}},
+        "rng": {
+            "type": "array",
+            "items": {"type": "integer", "minimum": 0, "maximum": 2**64 - 1},
+            "minItems": 2,
+            "maxItems": 2,
         },
+        "active": _SEAT,
+        "start": _SEAT,
+        "first": {"type": ["integer", "null"], "minimum": 0, "maximum": 63},
+        "turn": _INT,
+        "round": _INT,
+        "phase": {"type": "integer", "minimum": -1},
+        "decisions": {"type": "integer", "minimum": 0},
+        "res": {"type": "array", "items": {"type": "object"}},
+        "pflags": {"type": "array", "items": _NAMES},
+        "gvars": {"type": "object"},
+        "gflags": _NAMES,
+        "zones": {"type": "object", "additionalProperties": _NAMES},
         "comps": {
             "type": "object",
             "additionalProperties": {
                 "type": "object",
-                "required": ["d", "z", "c", "f", "p"],
+                "required": ["d", "z", "o", "s", "x", "c", "f", "p"],
+                "properties": {
+                    "d": {"type": "string"},
+                    "z": {"type": "string"},
+                    "o": {"type": ["integer", "null"]},
+                    "s": {"type": ["string", "null"]},
+                    "x": {"type": "boolean"},
+                    "c": _NUMBERS,
+                    "f": _NAMES,
+                    "p": {"type": "object"},
+                    "up": {"type": "boolean"},
+                    "down": {"type": "boolean"},
+                    "seen": {"type": "array", "items": _SEAT},
+                },
             },
         },
         "stack": {
@@ -125,7 +170,49 @@ STATE_SCHEMA: dict[str, Any] = {
                 "maxItems": 3,
             },
         },
-        "pending": {"type": ["object", "null"]},
-        "result": {"type": ["object", "null"]},
+        "pending": {
+            "oneOf": [
+                {"type": "null"},
+                {
+                    "type": "object",
+                    "required": ["seat", "prompt", "kind", "options"],
+                    "properties": {
+                        "seat": _SEAT,
+                        "prompt": {"type": "string"},
+                        "kind": {"type": "string"},
+                        "options": {
+                            "type": "array",
+                            "minItems": 1,
+                            "items": {
+                                "type": "array",
+                                "prefixItems": [
+                                    {"type": "string"},
+                                    {"type": ["string", "null"]},
+                                ],
+                                "minItems": 3,
+                                "maxItems": 3,
+                            },
+                        },
+                    },
+                },
+            ]
+        },
+        "events": {"type": "array"},
+        "used": {"type": "object"},
+        "result": {
+            "oneOf": [
+                {"type": "null"},
+                {
+                    "type": "object",
+                    "required": ["winners", "draw"],
+                    "properties": {
+                        "winners": {"type": "array", "items": _SEAT},
+                        "draw": {"type": "boolean"},
+                        "reason": {"type": "string"},
+                    },
+                },
+            ]
+        },
+        "mem": {"type": "object"},
     },
 }

@@ -12,9 +12,7 @@ from __future__ import annotations
 
 import difflib
 import json
-import os
 import re
-import tempfile
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -24,6 +22,8 @@ from rich.console import Console
 
 from rulecraft.interpreter.decision import Decision
 from rulecraft.interpreter.protocols import Agent
+from rulecraft.interpreter.savefile import write_save
+from rulecraft.interpreter.state import SAVE_FORMAT, SAVE_VERSION
 from rulecraft.repl.choosing import MAX_NUMBER_DIGITS, option_number, resolve, short_id
 from rulecraft.repl.glyphs import GlyphTable
 from rulecraft.repl.messages import Messages
@@ -50,8 +50,6 @@ from rulecraft.repl.render import (
 
 HUMAN = "human"
 HINT_AGENT = "mcts:200/1s"
-SAVE_FORMAT = "rulecraft-save"
-SAVE_VERSION = 1
 DEFAULT_LOG_LINES = 10
 #: At most this many unseen log lines on a screen; ``log N`` shows the rest.
 MAX_NEWS_LINES = 20
@@ -95,11 +93,14 @@ class SaveError(ValueError):
 def parse_save(
     data: object, ruleset: str
 ) -> tuple[dict[int, str], str | None, int, dict[str, Any]]:
-    """Check a decoded save file; return its seats (0-based), lang, seed and game data.
+    """Check a decoded save file; return its seats (0-based; empty when the file names
+    none, as ``Game.save`` without seats writes it), lang, seed and the game's data (the
+    whole file: the REPL and ``Game.save`` write one format, see ``savefile.py``).
 
-    >>> parse_save({"format": "rulecraft-save", "version": 1, "ruleset": "g",
-    ...             "seats": {"1": "human"}, "lang": "en", "seed": 3, "game": {}}, "g")
-    ({0: 'human'}, 'en', 3, {})
+    >>> seats, lang, seed, game = parse_save({"format": "rulecraft-save", "version": 2,
+    ...     "ruleset": "g", "seats": {"1": "human"}, "lang": "en", "seed": 3}, "g")
+    >>> seats, lang, seed, sorted(game)
+    ({0: 'human'}, 'en', 3, ['format', 'lang', 'ruleset', 'seats', 'seed', 'version'])
     >>> parse_save([], "g")
     Traceback (most recent call last):
     ...
@@ -110,15 +111,17 @@ def parse_save(
     if data.get("format") != SAVE_FORMAT:
         raise SaveError("not a rulecraft save file (no 'format': 'rulecraft-save')")
     if data.get("version") != SAVE_VERSION:
-        raise SaveError(f"unsupported save version {data.get('version')!r} (expected 1)")
+        raise SaveError(
+            f"unsupported save version {data.get('version')!r} (expected {SAVE_VERSION})"
+        )
     if data.get("ruleset") != ruleset:
         raise SaveError(
             f"this save is for ruleset {data.get('ruleset')!r}, not {ruleset!r}; "
             f"start 'rulecraft play {data.get('ruleset')}' to load it"
         )
-    raw_seats = data.get("seats")
-    if not isinstance(raw_seats, dict) or not raw_seats:
-        raise SaveError("the save has no 'seats' table")
+    raw_seats = data.get("seats", {})
+    if not isinstance(raw_seats, dict):
+        raise SaveError("the save's 'seats' is not a table")
     seats: dict[int, str] = {}
     for key, spec in raw_seats.items():
         if not (isinstance(key, str) and key.isdigit() and int(key) >= 1):
@@ -128,29 +131,12 @@ def parse_save(
         seats[int(key) - 1] = spec
     if sorted(seats) != list(range(len(seats))):
         raise SaveError("the save's seats are not numbered 1..N")
-    lang, seed, game = data.get("lang"), data.get("seed"), data.get("game")
+    lang, seed = data.get("lang"), data.get("seed")
     if lang is not None and not isinstance(lang, str):
         raise SaveError("the save's 'lang' is not a string")
     if not isinstance(seed, int) or isinstance(seed, bool):
         raise SaveError("the save has no integer 'seed'")
-    if not isinstance(game, dict):
-        raise SaveError("the save has no 'game' object")
-    return seats, lang, seed, game
-
-
-def write_atomically(path: Path, text: str) -> None:
-    """Write ``text`` to ``path`` so a crash leaves either the old file or the new one."""
-    directory = path.parent if str(path.parent) else Path(".")
-    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=directory)
-    try:
-        with os.fdopen(fd, "w", encoding="utf-8") as handle:
-            handle.write(text)
-            handle.flush()
-            os.fsync(handle.fileno())
-        os.replace(tmp, path)
-    except BaseException:
-        Path(tmp).unlink(missing_ok=True)
-        raise
+    return seats, lang, seed, data
 
 
 class Session:
@@ -552,18 +538,20 @@ class Session:
         if not rest:
             self.say(self.text("usage", usage="save FILE"))
             return
+        # One format with Game.save: the game's own save, plus who sits where.  The keys
+        # before it only fill in for a game whose save lacks them (a test double).
         data = {
             "format": SAVE_FORMAT,
             "version": SAVE_VERSION,
             "ruleset": self.source.name,
-            "seats": {str(s + 1): spec for s, spec in sorted(self.seats.items())},
             "lang": self.lang,
             "seed": self.seed,
-            "game": self.game.to_json(),
+            **self.game.to_json(),
+            "seats": {str(s + 1): spec for s, spec in sorted(self.seats.items())},
         }
         path = Path(rest).expanduser()
         try:
-            write_atomically(path, json.dumps(data, indent=1, sort_keys=True) + "\n")
+            write_save(path, json.dumps(data, ensure_ascii=False))
         except OSError as exc:
             self.say(self.text("cannot_save", path=path, reason=exc.strerror or exc))
             return
@@ -594,6 +582,7 @@ class Session:
         try:
             # Whatever the engine raises on a damaged state, the current game must survive.
             game = self.source.restore(game_data)
+            seats = seats or {seat: HUMAN for seat in range(game.num_players)}
             if game.num_players != len(seats):
                 raise SaveError(f"{len(seats)} seats saved for a {game.num_players}-player game")
             agents = self._make_agents(seats, seed)
