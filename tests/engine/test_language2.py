@@ -362,3 +362,82 @@ action act "Act":
         assert "hidden: a card rank ? in table" in lines, lines
         assert "shown: Nine rank 9" in lines
         assert not any("hidden" in line and "9" in line for line in lines)
+
+
+# ------------------------------------------------------------------------ game and player fields
+TYPED = (
+    BASE
+    + """kinds:
+  card:
+    attributes: {suit: "enum(ash, bone)"}
+zones:
+  box: {}
+  hand: {per: player}
+components:
+  - {kind: card, zone: box}
+fields:
+  trump: {of: game, type: "enum(ash, bone)"}
+  led: {of: game, type: card}
+  bid: {type: number, default: 2}
+  tricks: {type: number, shown: true}
+flow:
+  phases:
+    - name: main
+      actions: [act]
+      max: 1
+      mandatory: true
+"""
+)
+
+
+def test_game_and_player_fields_hold_any_declared_type(tmp_path: Path) -> None:
+    """'set game.trump to ash validates and fails at run time ("cannot set 'trump' of
+    None")'; non-numeric state of any declared type, not shown nor logged (issue 10)."""
+    ruleset = make(
+        tmp_path,
+        TYPED,
+        """card a1 "Ash One":
+    suit: ash
+
+action act "Act":
+    set game.trump to ash
+    set game.led to first(box)
+    set you.bid to you.bid + 1
+    set you.tricks to 3
+""",
+    )
+    game = ruleset.new_game(seed=1)
+    assert game.evaluate_expr("game.trump", 0) is None
+    assert game.evaluate_expr("game.round", 0) == game.round
+    assert game.evaluate_expr("you.bid", 0) == 2
+    log_before = len(game.log)
+    game.choose("act:act")
+    assert game.evaluate_expr("game.trump", 0) == "ash"
+    assert game.evaluate_expr("game.led.suit == game.trump", 0) is True
+    assert game.evaluate_expr("you.bid", 0) == 3
+    # setting fields says nothing in the log ("The game gains 1 hands" before)
+    assert not any("trump" in line or "bid" in line for line in game.log[log_before:])
+    me = game.view(0)["players"][0]["resources"]
+    assert "bid" not in me and me["tricks"] == 3  # bookkeeping hidden, shown fields shown
+    assert "trump" not in game.view(0)["globals"]
+
+
+@pytest.mark.parametrize(
+    ("statement", "code"),
+    [
+        ("set game.trump to coal", "RC201"),  # not a value at all
+        ("set game.trump to 5", "RC253"),  # a number for an enum
+        ("set game.trump to bone_x", "RC201"),
+        ('set you.bid to "high"', "RC253"),  # text for a number
+        ("gain game.trmup gold", "RC250"),  # a game field nobody declares or sets
+    ],
+)
+def test_a_declared_field_refuses_values_of_another_type(
+    tmp_path: Path, statement: str, code: str
+) -> None:
+    found = codes(
+        tmp_path,
+        TYPED,
+        'card a1 "Ash One":\n    suit: ash\n\naction act "Act":\n    ' + statement + "\n",
+    )
+    assert code in [c for c, _, _ in found], found

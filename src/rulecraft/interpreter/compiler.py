@@ -24,6 +24,7 @@ from rulecraft.interpreter.program import (
     EndSpec,
     EntryDef,
     ExprFn,
+    FieldSpec,
     GrantSpec,
     Instr,
     KindSpec,
@@ -188,6 +189,7 @@ class Compiler:
         self.events_listened: list[tuple[str, Span]] = []
         self.scope_now = Scope({"you", "this"}, True)
         self.field_reads: list[FieldRead] = []
+        self.fields: dict[str, FieldSpec] = {}
         self.enum_values: list[tuple[str, str, str]] = []  # (value, kind, attribute)
         self.set_fields: set[str] = set()
         self.defs: dict[str, ComponentDef] = {}
@@ -275,6 +277,7 @@ class Compiler:
             max_decisions=int((self.m.get("limits") or {}).get("max_decisions", 10_000)),
             evaluation_scale=float(self.m.get("evaluation_scale", 1.0)),
             score=score,
+            fields=dict(self.fields),
             min_dice=int((self.m.get("rolls") or {}).get("min_dice", 0)),
             named_effects=dict(self.effect_routines),
             ability_zones=frozenset(
@@ -325,6 +328,7 @@ class Compiler:
             self.symbols.update(sides)
             self.symbols.update(spec.get("counters") or ())
             self.symbols.add(name)
+        self._declare_fields()
         for name, spec in (m.get("dice") or {}).items():
             self.dice_names.add(name)
             for face in (spec or {}).get("faces", []):
@@ -431,6 +435,58 @@ class Compiler:
                                 self.flags_set.add(x.name)
                                 self.symbols.add(x.name)
 
+    def _declare_fields(self) -> None:
+        """``fields:``: typed game and player values that are not resources."""
+        for name, spec in (self.m.get("fields") or {}).items():
+            spec = spec or {}
+            typ = str(spec.get("type", "number"))
+            if typ.startswith("enum(") and typ.endswith(")"):
+                values = [x.strip() for x in typ[5:-1].split(",")]
+                self.symbols.update(values)
+                self.enum_values.extend((value, "fields", name) for value in values)
+            default = spec.get("default", 0 if typ == "number" else None)
+            if name in self.resources or name in self.zones:
+                self.error(
+                    "RC253",
+                    f"the field {name!r} has the name of a "
+                    + ("resource" if name in self.resources else "zone"),
+                    self.mspan("fields", name),
+                    "give the field its own name",
+                )
+            self.fields[name] = FieldSpec(
+                name=name,
+                per_player=spec.get("of", "player") == "player",
+                type=typ,
+                default=default,
+                shown=bool(spec.get("shown", False)),
+            )
+
+    def _check_field_value(self, name: str, value: ast.Expr, span: Span) -> None:
+        """RC253: a constant of the wrong type given to a declared field."""
+        spec = self.fields.get(name)
+        if spec is None:
+            return
+        typ = spec.type
+        wrong = False
+        if isinstance(value, ast.Const) and value.value is not None:
+            v = value.value
+            wrong = (typ == "number" and (isinstance(v, bool) or not isinstance(v, int))) or (
+                typ == "flag" and not isinstance(v, bool)
+            )
+            wrong = wrong or typ.startswith("enum(")
+        elif isinstance(value, ast.Name) and typ.startswith("enum("):
+            allowed = [x.strip() for x in typ[5:-1].split(",")]
+            wrong = value.name not in allowed and value.name in self.symbols
+        elif isinstance(value, ast.TextLit):
+            wrong = typ not in ("text",)
+        if wrong:
+            self.error(
+                "RC253",
+                f"the field {name!r} holds a {typ}: this value is not one",
+                span,
+                f"declared under fields: {name}: type: {typ}",
+            )
+
     def _check_enum_shadows(self) -> None:
         """RC223: an enum value that is also a zone, resource or component id means that
         other thing in expressions, so ``it.type == armor`` never compares with the value."""
@@ -507,6 +563,12 @@ class Compiler:
             f = e.field
             kind = static_kind(e.obj, scope.locals)
             self.field_reads.append(FieldRead(f, e.field_span or e.span, kind))
+            if kind == "game" and f in ("round", "turn"):
+                return lambda ctx: ctx.st[f]
+            if kind == "game":
+                fspec = self.fields.get(f)
+                default = fspec.default if fspec is not None else 0
+                return lambda ctx: ctx.st["gvars"].get(f, default)
             if f in ("x", "y"):
                 # coordinates are read very often by map rules: a direct path for spaces
                 axis = 0 if f == "x" else 1
@@ -1236,8 +1298,12 @@ class Compiler:
             value = self.expr(s.target, scope)
             tgt = s.value
             if isinstance(tgt, ast.Attr):
-                obj = self.expr(tgt.obj, scope)
                 self.set_fields.add(tgt.field)
+                self._check_field_value(tgt.field, s.target, s.target.span)
+                if static_kind(tgt.obj, scope.locals) == "game":
+                    code.add(_set_game_field(tgt.field, value), span)
+                    return scope
+                obj = self.expr(tgt.obj, scope)
                 code.add(_set_field(obj, tgt.field, value), span)
             elif isinstance(tgt, ast.Name):
                 if tgt.name == "start_player":
@@ -2029,7 +2095,9 @@ class Compiler:
         known = catalogue(
             zones=self.zones,
             resources=self.resources,
-            player_fields=(),
+            player_fields=[n for n, f in self.fields.items() if f.per_player],
+            game_fields=[n for n, f in self.fields.items() if not f.per_player]
+            + [n for n, r in self.resources.items() if not r.per_player],
             component_fields=component_fields,
             set_fields=self.set_fields,
             symbols=self.symbols,
@@ -2037,7 +2105,9 @@ class Compiler:
         for read in reads:
             if known.known(read):
                 continue
-            sort = "a player" if read.kind == "player" else "anything in this ruleset"
+            sort = {"player": "a player", "game": "the game"}.get(
+                read.kind, "anything in this ruleset"
+            )
             if read.field in self.defines:
                 self.error(
                     "RC251",
@@ -2239,6 +2309,7 @@ from rulecraft.interpreter.instructions import (  # noqa: E402
     _run_attribute,
     _say,
     _set_field,
+    _set_game_field,
     _set_local,
     _set_resource,
     _set_start_player,

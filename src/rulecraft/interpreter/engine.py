@@ -803,6 +803,9 @@ def new_state(prog: Program, players: int, seed: int, lang: str) -> State:
                 r[name] = spec.start
         else:
             gvars[name] = spec.start
+    for name, fspec in prog.fields.items():
+        for holder in res if fspec.per_player else [gvars]:
+            holder[name] = fspec.default
     st: State = {
         "v": STATE_VERSION,
         "game": prog.name,

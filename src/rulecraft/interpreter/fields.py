@@ -58,13 +58,17 @@ LIST_FIELDS = frozenset({"count", "first", "last"})
 # a roll's dice (r.dice) and each die record (it.die, it.i)
 ROLL_FIELDS = frozenset({"dice", "die", "i", "faces"})
 PLAYER_NAMES = frozenset({"you", "active", "opponent", "start_player"})
+GAME_FIELDS = frozenset({"round", "turn"})
 
 
 def static_kind(e: ast.Expr, locals_: Iterable[str] = ()) -> str:
-    """``'player'`` when ``e`` is a player whatever happens, else ``'unknown'``."""
+    """``'player'`` when ``e`` is a player whatever happens, ``'game'`` for the game itself,
+    else ``'unknown'``."""
     if isinstance(e, ast.Name):
         if e.name == "you" or (e.name in PLAYER_NAMES and e.name not in set(locals_)):
             return "player"
+        if e.name == "game" and e.name not in set(locals_):
+            return "game"
         return "unknown"
     if isinstance(e, ast.Attr) and e.field in ("next", "previous"):
         return static_kind(e.obj, locals_)
@@ -85,15 +89,17 @@ class FieldCatalogue:
     """Every field name the ruleset can answer, by sort of value."""
 
     player: set[str]
+    game: set[str]
     anything: set[str]
 
+    def of(self, read: FieldRead) -> set[str]:
+        return {"player": self.player, "game": self.game}.get(read.kind, self.anything)
+
     def known(self, read: FieldRead) -> bool:
-        if read.kind == "player":
-            return read.field in self.player
-        return read.field in self.anything
+        return read.field in self.of(read)
 
     def candidates(self, read: FieldRead) -> list[str]:
-        return sorted(self.player if read.kind == "player" else self.anything)
+        return sorted(self.of(read))
 
 
 def catalogue(
@@ -101,6 +107,7 @@ def catalogue(
     zones: Iterable[str],
     resources: Iterable[str],
     player_fields: Iterable[str],
+    game_fields: Iterable[str],
     component_fields: Iterable[str],
     set_fields: Iterable[str],
     symbols: Iterable[str],
@@ -108,8 +115,10 @@ def catalogue(
     """The catalogue of one ruleset, from what it declares and what its rules set."""
     player = set(PLAYER_FIELDS) | set(zones) | set(resources) | set(player_fields)
     player |= set(set_fields)
+    game = set(game_fields) | set(set_fields) | GAME_FIELDS
     anything = (
         player
+        | game
         | COMPONENT_FIELDS
         | ZONE_FIELDS
         | SPACE_FIELDS
@@ -118,4 +127,4 @@ def catalogue(
         | set(component_fields)
         | set(symbols)
     )
-    return FieldCatalogue(player, anything)
+    return FieldCatalogue(player, game, anything)

@@ -1012,6 +1012,15 @@ def _flag(name: str, subject: ExprFn | None, on: bool, until: str | None = None)
     return flag
 
 
+def _set_game_field(field: str, value: ExprFn) -> Instr:
+    """``set game.trump to ash``: a value of the game's own (never logged)."""
+
+    def set_game_field(ctx: Ctx) -> None:
+        ctx.st["gvars"][field] = value(ctx)
+
+    return set_game_field
+
+
 def _set_field(obj: ExprFn, field: str, value: ExprFn) -> Instr:
     def set_field(ctx: Ctx) -> None:
         o = obj(ctx)

@@ -73,6 +73,19 @@ class ResourceSpec:
 
 
 @dataclass(frozen=True, slots=True)
+class FieldSpec:
+    """A value the game or each player carries that is not a resource (manifest ``fields:``):
+    a trump suit, a chosen card, a bid.  Never logged when set; shown in views only when
+    ``shown``."""
+
+    name: str
+    per_player: bool
+    type: str
+    default: Any
+    shown: bool
+
+
+@dataclass(frozen=True, slots=True)
 class KindSpec:
     name: str
     active_in: frozenset[str]
@@ -286,6 +299,8 @@ class Program:
     #: pool that lost more dice gets back the strongest it lost ("You always roll at least
     #: 1 die").
     min_dice: int = 0
+    #: the manifest's ``fields:``: game and player values that are not resources
+    fields: dict[str, FieldSpec] = field(default_factory=dict)
     #: Zone names where some kind's abilities can be used ("map" for the board): the
     #: action menu scans only these zones instead of every card of the game.
     ability_zones: frozenset[str] = frozenset()

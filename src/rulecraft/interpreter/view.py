@@ -46,6 +46,12 @@ def card_view(ctx: Ctx, cid: str) -> dict[str, Any]:
     }
 
 
+def _shown(prog: Any, name: str) -> bool:
+    """A resource, or a declared field marked ``shown`` (bookkeeping stays out of views)."""
+    spec = prog.fields.get(name)
+    return spec is None or bool(spec.shown)
+
+
 def player_view(ctx: Ctx, seat: int) -> dict[str, Any]:
     st = ctx.st
     prog = ctx.prog
@@ -55,7 +61,7 @@ def player_view(ctx: Ctx, seat: int) -> dict[str, Any]:
             {
                 "seat": i,
                 "name": f"Player {i + 1}",
-                "resources": dict(st["res"][i]),
+                "resources": {k: v for k, v in st["res"][i].items() if _shown(prog, k)},
                 "flags": list(st["pflags"][i]),
             }
         )
@@ -120,7 +126,7 @@ def player_view(ctx: Ctx, seat: int) -> dict[str, Any]:
         "players": players,
         "zones": zones,
         "map": map_view,
-        "globals": dict(st["gvars"]),
+        "globals": {k: v for k, v in st["gvars"].items() if _shown(prog, k)},
         "result": dict(result) if result else None,
     }
 
