@@ -151,3 +151,23 @@ def test_the_repl_hook_shows_the_best_plan(maze: rulecraft.Ruleset) -> None:
         game.choose(option)
     game.choose(EXECUTE_ID)
     assert repl_solve(game, 0, "").startswith("Cannot solve from here: nobody has to decide")
+
+
+def test_max_resets_bounds_the_resets_of_one_plan(tmp_path: Path) -> None:
+    folder = tmp_path / "plan_maze"
+    folder.mkdir()
+    (folder / "rules.rcl").write_text((MAZE / "rules.rcl").read_text())
+    manifest = (MAZE / "ruleset.yaml").read_text()
+    (folder / "ruleset.yaml").write_text(
+        manifest.replace(
+            "        reset_label: Start over\n",
+            "        reset_label: Start over\n        max_resets: 2\n",
+        )
+    )
+    game = rulecraft.load(folder).new_game()
+    for _ in range(2):
+        game.choose("act:step:a2")
+        game.choose(RESET_ID)
+    game.choose("act:step:a2")
+    assert RESET_ID not in game.legal_ids()  # the third reset is not offered
+    assert game.state["plan"]["resets"] == 2

@@ -1856,6 +1856,7 @@ class Compiler:
             execute_if=execute_if,
             execute_label=_text(options.get("execute_label"), "Execute the plan"),
             reset_label=_text(options.get("reset_label"), "Reset the plan"),
+            max_resets=options.get("max_resets"),
         )
 
     def _compile_flow(self) -> tuple[int, dict[str, Any], tuple[PhaseSpec, ...]]:

@@ -7,12 +7,13 @@ While a plan is being made, the phase's menu offers, besides its actions, ``plan
 used up the menu still asks, with only these two.
 
 The plan's start is a snapshot of the whole state taken when the menu first asks, kept in
-the state itself under ``"plan"`` (``{"turn", "phase", "state"}``): a save made mid-plan
+the state itself under ``"plan"`` (``{"turn", "phase", "state", "resets"}``): a save made mid-plan
 resets to the same start, a clone shares the snapshot (it is only ever replaced, never
 changed in place), and no view shows it, so it tells no seat anything hidden.  A reset
 restores every part of the state but the running count of decisions (so a game's length
 still counts every decision) and the snapshot itself; the random stream comes back too, so
-resetting never re-rolls a die.
+resetting never re-rolls a die.  ``max_resets`` bounds the resets of one plan (the count
+survives the resets): bots that judge one step ahead would otherwise reset forever.
 """
 
 from __future__ import annotations
@@ -38,9 +39,14 @@ def options(ctx: Ctx, plan: PlanSpec, actions_taken: int) -> list[list[Any]]:
     out: list[list[Any]] = []
     if plan.execute_if is None or _holds(ctx, plan):
         out.append([EXECUTE_ID, E.text_of(ctx, plan.execute_label), [PLAN_ANSWER, "execute"]])
-    if actions_taken > 0:
+    if actions_taken > 0 and (plan.max_resets is None or _resets(ctx) < plan.max_resets):
         out.append([RESET_ID, E.text_of(ctx, plan.reset_label), [PLAN_ANSWER, "reset"]])
     return out
+
+
+def _resets(ctx: Ctx) -> int:
+    record = ctx.st.get("plan")
+    return int(record.get("resets", 0)) if record else 0
 
 
 def _holds(ctx: Ctx, plan: PlanSpec) -> bool:
@@ -75,6 +81,8 @@ def answer(ctx: Ctx, what: str, plan: PlanSpec) -> None:
     if not record:
         raise E.RuleError("a plan reset with no plan in progress")
     _restore(st, record["state"])
+    # The record is shared with clones of the state: replace it, never change it in place.
+    st["plan"] = {**record, "resets": int(record.get("resets", 0)) + 1}
     ctx.say(f"Player {seat + 1}: {E.text_of(ctx, plan.reset_label)}")
 
 

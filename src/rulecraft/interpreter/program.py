@@ -204,6 +204,7 @@ class PlanSpec:
     execute_if: ExprFn | None
     execute_label: dict[str, str]
     reset_label: dict[str, str]
+    max_resets: int | None = None  # the most resets of one plan (None: no limit)
 
 
 @dataclass(frozen=True, slots=True)
