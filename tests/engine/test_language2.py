@@ -441,3 +441,63 @@ def test_a_declared_field_refuses_values_of_another_type(
         'card a1 "Ash One":\n    suit: ash\n\naction act "Act":\n    ' + statement + "\n",
     )
     assert code in [c for c, _, _ in found], found
+
+
+# ---------------------------------------------------------------------------- generated decks
+DECK = (
+    BASE
+    + """kinds:
+  card:
+    attributes: {suit: "enum(ash, bone, coal, dust)", rank: number, points: number}
+zones:
+  deck: {visibility: hidden}
+  hand: {per: player, visibility: owner}
+generate:
+  - kind: card
+    id: "{suit}_{rank}"
+    name: {en: "{rank} of {suit}", de: "{suit} {rank}"}
+    each: {suit: [ash, bone, coal, dust], rank: {from: 1, to: 10}}
+    attributes: {points: 0}
+components:
+  - {kind: card, zone: deck}
+flow:
+  phases:
+    - name: main
+      actions: [act]
+      max: 1
+      mandatory: true
+"""
+)
+
+
+def test_a_deck_is_generated_from_the_product_of_value_lists(tmp_path: Path) -> None:
+    """'a deck built from the product of value lists (4 suits x 10 ranks) with names from a
+    template, instead of 40 hand-written definitions' (issue 10)."""
+    ruleset = make(
+        tmp_path,
+        DECK,
+        """card joker "Joker":
+    suit: ash
+    rank: 0
+    points: 5
+
+action act "Act":
+    say "{count(deck)} cards"
+""",
+    )
+    game = ruleset.new_game(seed=1)
+    assert game.evaluate_expr("count(deck)", 0) == 41
+    assert game.evaluate_expr("count(deck where it.suit == coal)", 0) == 10
+    assert game.evaluate_expr("sum(deck.cards.rank)", 0) == 4 * 55
+    assert game.evaluate_expr("sum(deck.cards.points)", 0) == 5
+    name = game.evaluate_expr("first(deck where it.def == bone_7).name", 0)
+    assert name == {"": "7 of bone", "de": "bone 7"}
+
+
+def test_a_generated_id_must_be_a_name_and_the_product_bounded(tmp_path: Path) -> None:
+    bad_id = DECK.replace('id: "{suit}_{rank}"', 'id: "{rank} {suit}"')
+    found = codes(tmp_path, bad_id, 'action act "Act":\n    say "x"\n')
+    assert [c for c, _, _ in found if c == "RC254"] == ["RC254"]
+    huge = DECK.replace("rank: {from: 1, to: 10}", "rank: {from: 1, to: 100000}")
+    found = codes(tmp_path, huge, 'action act "Act":\n    say "x"\n')
+    assert any(c == "RC254" and "more than" in m for c, _, m in found)

@@ -17,6 +17,7 @@ from rulecraft.grammar.parser import parse_expression, parse_snippet
 from rulecraft.interpreter import engine as E
 from rulecraft.interpreter.builtins import BUILTINS, bounded, get_field, multiply
 from rulecraft.interpreter.fields import FieldRead, catalogue, static_kind
+from rulecraft.interpreter.generate import generated_components
 from rulecraft.interpreter.program import (
     AbilitySpec,
     ActionSpec,
@@ -204,6 +205,9 @@ class Compiler:
     def mspan(self, *path: Any) -> Span:
         return self.locate(tuple(path))
 
+    def mspan_of(self, path: tuple[Any, ...]) -> Span:
+        return self.locate(path)
+
     # ------------------------------------------------------------------ driver
     def compile(self) -> Program | None:
         self._declare_manifest()
@@ -375,7 +379,9 @@ class Compiler:
             seen[key] = span
             return True
 
-        for unit in self.units:
+        generated, problems = generated_components(self.m.get("generate") or (), self.mspan_of)
+        self.diags.extend(problems)
+        for unit in [*self.units, ast.Unit("ruleset.yaml", tuple(generated))]:
             for item in unit.items:
                 if isinstance(item, ast.Component):
                     if item.kind not in self.kind_attrs:
