@@ -70,8 +70,8 @@ def _one_item(
     span = locate(("generate", i))
     each = {str(k): _values(v) for k, v in (item.get("each") or {}).items()}
     total = 1
-    for values in each.values():
-        total *= len(values)
+    for value_list in each.values():
+        total *= len(value_list)
     if total > MAX_GENERATED:
         message = f"generate makes {total} definitions, more than {MAX_GENERATED}"
         hint = "split the deck, or use copies: for identical cards"
