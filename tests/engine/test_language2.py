@@ -501,3 +501,74 @@ def test_a_generated_id_must_be_a_name_and_the_product_bounded(tmp_path: Path) -
     huge = DECK.replace("rank: {from: 1, to: 10}", "rank: {from: 1, to: 100000}")
     found = codes(tmp_path, huge, 'action act "Act":\n    say "x"\n')
     assert any(c == "RC254" and "more than" in m for c, _, m in found)
+
+
+# ---------------------------------------------------------------------------- private looks
+LOOKS = (
+    BASE
+    + """kinds:
+  card:
+    attributes: {rank: number}
+zones:
+  deck: {visibility: hidden}
+  hand: {per: player, visibility: owner}
+components:
+  - {kind: card, zone: deck}
+flow:
+  phases:
+    - name: main
+      actions: [peek, tell, mix]
+      max: 1
+      mandatory: true
+"""
+)
+
+LOOK_CARDS = """card ace "Ace":
+    rank: 1
+
+card king "King":
+    rank: 13
+
+action peek "Peek":
+    look at top(deck)
+
+action tell "Tell":
+    reveal top(deck) to opponent
+
+action mix "Mix":
+    shuffle deck
+"""
+
+
+def test_a_private_look_shows_the_card_to_that_seat_only(tmp_path: Path) -> None:
+    """'Private looks: show cards to some players only (look at top(deck); reveal X to P),
+    kept as "seen by" until the card moves somewhere hidden; every other seat's view, log and
+    prompt names nothing' (issue 10)."""
+    ruleset = make(tmp_path, LOOKS, LOOK_CARDS)
+    game = ruleset.new_game(seed=1)
+    top = game.evaluate_expr("top(deck)", 0)
+    name = "Ace" if top.startswith("ace") else "King"
+    game.choose("act:peek")
+
+    def deck_ids(seat: int) -> list[str]:
+        deck = next(z for z in game.view(seat)["zones"] if z["key"] == "z:deck")
+        return [c.get("id", "?") for c in deck["cards"]]
+
+    assert top in deck_ids(0) and top not in deck_ids(1)
+    assert f"Player 1 looks at {name}" in game.log_for(0)
+    assert "Player 1 looks at a card" in game.log_for(1)
+    assert not any(name in line for line in game.log_for(1))
+    # seat 2 shows it to seat 1 (its opponent): now both have seen it
+    game.choose("act:tell")
+    assert top in deck_ids(0)
+
+
+def test_a_shuffle_makes_a_seer_lose_track_of_the_card(tmp_path: Path) -> None:
+    ruleset = make(tmp_path, LOOKS, LOOK_CARDS)
+    game = ruleset.new_game(seed=1)
+    top = game.evaluate_expr("top(deck)", 0)
+    game.choose("act:peek")
+    game.choose("act:mix")
+    deck = next(z for z in game.view(0)["zones"] if z["key"] == "z:deck")
+    assert all("id" not in c for c in deck["cards"]), deck
+    assert top in game.state["comps"]

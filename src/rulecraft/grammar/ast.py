@@ -134,7 +134,7 @@ class Stmt:
 class Do(Stmt):
     """A simple effect: ``verb`` plus the parts it takes.
 
-    verbs: gain lose spend suffer heal deal draw discard move shuffle reveal roll reroll goto
+    verbs: gain lose spend suffer heal deal draw discard move shuffle reveal look roll reroll goto
     set_flag clear_flag set let end emit prevent flip exhaust ready say return win
     lose_game tie call.  ``value`` is the main operand, ``target`` what ``to``/``on``/``for``
     names, ``source`` what ``from`` names, ``name`` a bare word (flag, event, variable,

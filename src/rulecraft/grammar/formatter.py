@@ -163,7 +163,7 @@ _STATEMENT_WORDS = frozenset(
         *("gain", "lose", "spend", "suffer", "heal", "deal", "draw", "discard", "move"),
         *("shuffle", "reveal", "roll", "go", "set", "clear", "let", "end", "emit", "prevent"),
         *("flip", "exhaust", "ready", "say", "return", "win", "tie", "if", "for", "repeat"),
-        *("choose", "test", "reroll"),
+        *("choose", "test", "reroll", "look"),
     }
 )
 _FIRST_WORD = re.compile(r"[^\W\d]\w*")
@@ -194,7 +194,11 @@ def _simple_stmt(stmt: ast.Do) -> str:
         position = f" at {stmt.position}" if stmt.position else ""
         face = " face down" if stmt.facedown else ""
         return f"move {value}{opt('to', stmt.target)}{position}{face}"
-    if verb in ("shuffle", "reveal", "exhaust", "ready", "say", "reroll"):
+    if verb == "reveal":
+        return f"reveal {value}{opt('to', stmt.target)}"
+    if verb == "look":
+        return f"look at {value}"
+    if verb in ("shuffle", "exhaust", "ready", "say", "reroll"):
         return f"{verb} {value}"
     if verb == "roll":
         return f"roll {value}" + (f" as {stmt.name}" if stmt.name else "")

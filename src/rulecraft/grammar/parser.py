@@ -395,6 +395,9 @@ class _Builder(Transformer[Token, Any]):
     def reveal(self, c: list[Any]) -> ast.Do:
         return self._do("reveal", c)
 
+    def look(self, c: list[Any]) -> ast.Do:
+        return self._do("look", c)
+
     def roll(self, c: list[Any]) -> ast.Do:
         return self._do("roll", c, name=self._clause(c, "as_"))
 

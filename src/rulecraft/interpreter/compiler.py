@@ -82,6 +82,7 @@ STATEMENT_WORDS = frozenset(
         "move",
         "shuffle",
         "reveal",
+        "look",
         "roll",
         "reroll",
         "go",
@@ -1249,9 +1250,13 @@ class Compiler:
             what = self.expr(s.value, scope) if s.value else (lambda ctx: None)
             code.add(_shuffle(what), span)
             return scope
-        if v == "reveal":
+        if v in ("reveal", "look"):
             what = self.expr(s.value, scope) if s.value else (lambda ctx: [])
-            code.add(_reveal(what), span)
+            if v == "look" or s.target is not None:
+                seers = self.expr(s.target, scope) if s.target else (lambda ctx: ctx.loc["you"])
+                code.add(_reveal_to(what, seers), span)
+            else:
+                code.add(_reveal(what), span)
             return scope
         if v == "roll":
             if s.value is None:
@@ -2310,6 +2315,7 @@ from rulecraft.interpreter.instructions import (  # noqa: E402
     _resource,
     _return,
     _reveal,
+    _reveal_to,
     _roll,
     _round_end,
     _round_start,

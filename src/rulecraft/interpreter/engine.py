@@ -211,6 +211,8 @@ def visible_to(ctx: Ctx, cid: str, seat: int | None) -> bool:
         return True
     if comp.get("up"):
         return True
+    if comp.get("seen") and seat in comp["seen"]:
+        return True  # a private look: reveal ... to P, look at ...
     if spec.visibility == "owner":
         return zone_owner(key) == seat
     return False
@@ -462,6 +464,8 @@ def shuffle_zone(ctx: Ctx, key: str) -> None:
     rng = Rng(st["rng"][0], st["rng"][1])
     out, rng = shuffled(rng, items)
     st["zones"][key] = out
+    for cid in out:  # whoever looked at a card loses track of it in a shuffled pile
+        st["comps"][cid].pop("seen", None)
     st["rng"] = [rng.seed, rng.counter]
 
 

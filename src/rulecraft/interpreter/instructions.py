@@ -906,6 +906,37 @@ def _reveal(what: ExprFn) -> Instr:
     return reveal
 
 
+def _reveal_to(what: ExprFn, who: ExprFn) -> Instr:
+    """``reveal X to P`` / ``look at X``: only those players see which card it is, until it
+    moves or its zone is shuffled; everybody else reads "a card"."""
+
+    def reveal_to(ctx: Ctx) -> None:
+        seats = sorted({E.seat_of(p) for p in E.as_list(ctx, who(ctx)) if p is not None})
+        for cid in _targets(ctx, what(ctx)):
+            if not E.is_comp(cid):
+                continue
+            comp = ctx.st["comps"][cid]
+            comp["seen"] = sorted(set(comp.get("seen", ())) | set(seats))
+            if ctx.log is not None and seats:
+                _say_look(ctx, cid, seats)
+
+    return reveal_to
+
+
+def _say_look(ctx: Ctx, cid: str, seats: list[int]) -> None:
+    """The seers read the card's name; everybody else reads "a card"."""
+    names = " and ".join(E.text_of(ctx, E.player(s)) for s in seats)
+    verb = "looks" if len(seats) == 1 else "look"
+    named = f"{names} {verb} at {E.text_of(ctx, cid)}"
+    public = f"{names} {verb} at a card"
+    if len(seats) == 1:
+        ctx.say(named, seats[0])  # the seer's line, then its public twin
+        ctx.say(public)
+        return
+    for seat in range(ctx.st["players"]):
+        ctx.say(named if seat in seats else public, seat)
+
+
 def _roll(pool: ExprFn, var: str) -> Instr:
     def roll(ctx: Ctx) -> None:
         from rulecraft.interpreter.chance import roll_pool
