@@ -572,3 +572,51 @@ def test_a_shuffle_makes_a_seer_lose_track_of_the_card(tmp_path: Path) -> None:
     deck = next(z for z in game.view(0)["zones"] if z["key"] == "z:deck")
     assert all("id" not in c for c in deck["cards"]), deck
     assert top in game.state["comps"]
+
+
+# ---------------------------------------------------------------------------- event parameters
+EVENTS = (
+    BASE
+    + ONE_ACTION
+    + """events:
+  bust: [player, total]
+"""
+)
+
+
+def test_a_declared_event_binds_its_parameters_by_name(tmp_path: Path) -> None:
+    """'named, declared event parameters checked at emit and at every when (today they are
+    positional)' (issue 10): 'when bust(total)' takes the argument called total."""
+    ruleset = make(
+        tmp_path,
+        EVENTS,
+        """rule scorer:
+    when bust(total):
+        gain total gold to active
+
+action act "Act":
+    emit bust(you, 4)
+""",
+    )
+    game = ruleset.new_game(seed=1)
+    game.choose("act:act")
+    assert game.evaluate_expr("players.gold", 0) == [0, 4]  # seat 2 is active now
+
+
+@pytest.mark.parametrize(
+    "rules",
+    [
+        # emit with a wrong number of arguments
+        'rule r:\n    when bust(total):\n        gain 1 gold\n\naction act "Act":\n'
+        "    emit bust(4)\n",
+        # a parameter the event does not declare
+        'rule r:\n    when bust(totl):\n        gain 1 gold\n\naction act "Act":\n'
+        "    emit bust(you, 4)\n",
+        # more parameters than a built-in event carries
+        'rule r:\n    when discarded(card, extra):\n        gain 1 gold\n\naction act "Act":\n'
+        "    emit bust(you, 4)\n",
+    ],
+)
+def test_event_parameters_are_checked_at_emit_and_when(tmp_path: Path, rules: str) -> None:
+    found = codes(tmp_path, EVENTS, rules)
+    assert [c for c, _, _ in found if c == "RC255"] == ["RC255"], found

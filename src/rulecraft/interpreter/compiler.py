@@ -103,6 +103,15 @@ STATEMENT_WORDS = frozenset(
 )
 ENDS = ("turn", "phase", "round", "game", "activation")
 DURATIONS = ("turn_end", "round_end", "phase_end")
+# The arguments each built-in event carries (docs/language.md, "Events"), in order.
+BUILTIN_EVENTS: dict[str, int] = {
+    **dict.fromkeys(("turn_start", "turn_end", "round_start", "round_end"), 1),
+    **dict.fromkeys(("phase_start", "phase_end", "discarded", "rolled", "flipped"), 1),
+    **dict.fromkeys(("entered", "reshuffled", "exhausted"), 1),
+    **dict.fromkeys(("gained", "lost", "spent", "suffered", "healed", "dealt"), 3),
+    **dict.fromkeys(("moved", "tested"), 3),
+    "drew": 2,
+}
 
 
 def _text(value: Any, default: str = "") -> dict[str, str]:
@@ -189,6 +198,11 @@ class Compiler:
         self.effect_routines: dict[str, int] = {}
         self.events_emitted: set[str] = set()
         self.events_listened: list[tuple[str, Span]] = []
+        # the manifest's events: each custom event's named parameters, in emit order
+        self.events_declared: dict[str, tuple[str, ...]] = {
+            str(k): tuple(str(p) for p in (v or ()))
+            for k, v in (manifest.get("events") or {}).items()
+        }
         self.scope_now = Scope({"you", "this"}, True)
         self.field_reads: list[FieldRead] = []
         self.fields: dict[str, FieldSpec] = {}
@@ -1350,6 +1364,15 @@ class Compiler:
         if v == "emit":
             assert s.name is not None
             self.events_emitted.add(s.name)
+            declared = self.events_declared.get(s.name)
+            if declared is not None and len(declared) != len(s.args):
+                self.error(
+                    "RC255",
+                    f"the event {s.name!r} carries {len(declared)} argument(s) "
+                    f"({', '.join(declared)}), not {len(s.args)}",
+                    span,
+                    f"emit {s.name}({', '.join(declared)})",
+                )
             args = [self.expr(a, scope) for a in s.args]
             code.add(_emit(s.name, args), span)
             return scope
@@ -1754,13 +1777,43 @@ class Compiler:
             owner=owner,
             timing=mem.timing,
             event=mem.event,
-            params=mem.params,
+            params=self._trigger_params(mem),
             condition=self.expr(mem.condition, scope) if mem.condition else None,
             optional=mem.optional,
             routine=self.finish(routine_code),
             label=label.as_dict() if label else {"": mem.event},
             side=side,
         )
+
+    def _trigger_params(self, mem: ast.Trigger) -> tuple[str, ...]:
+        """The names a trigger binds, by position of the event's arguments.  A declared event
+        binds by name (``when bust(card)`` takes the argument called ``card``), any other
+        by position; more parameters than the event carries is RC255."""
+        declared = self.events_declared.get(mem.event)
+        if declared is None:
+            arity = BUILTIN_EVENTS.get(mem.event)
+            if arity is not None and len(mem.params) > arity:
+                self.error(
+                    "RC255",
+                    f"the event {mem.event!r} carries {arity} argument(s), not {len(mem.params)}",
+                    mem.span,
+                    "see the table of events in docs/language.md",
+                )
+            return mem.params
+        bound = [f"_arg{i}" for i in range(len(declared))]
+        for name in mem.params:
+            if name not in declared:
+                guess = did_you_mean(name, list(declared))
+                self.error(
+                    "RC255",
+                    f"the event {mem.event!r} has no parameter {name!r} "
+                    f"(it carries {', '.join(declared) or 'none'})",
+                    mem.span,
+                    f"did you mean {guess!r}?" if guess else "name a declared parameter",
+                )
+                continue
+            bound[declared.index(name)] = name
+        return tuple(bound)
 
     def _compile_actions(self) -> dict[str, ActionSpec]:
         out: dict[str, ActionSpec] = {}
@@ -2044,31 +2097,12 @@ class Compiler:
                     span,
                     "set it with 'set flag NAME', a grant or traits, or remove the test",
                 )
-        builtin_events = {
-            "turn_start",
-            "turn_end",
-            "round_start",
-            "round_end",
-            "phase_start",
-            "phase_end",
-            "gained",
-            "lost",
-            "spent",
-            "suffered",
-            "healed",
-            "dealt",
-            "moved",
-            "discarded",
-            "drew",
-            "rolled",
-            "flipped",
-            "entered",
-            "reshuffled",
-            "tested",
-            "exhausted",
-        }
         for event, span in self.events_listened:
-            if event not in builtin_events and event not in self.events_emitted:
+            if (
+                event not in BUILTIN_EVENTS
+                and event not in self.events_emitted
+                and event not in self.events_declared
+            ):
                 self.warn(
                     "RC218",
                     f"nothing ever emits the event {event!r}",
