@@ -620,3 +620,26 @@ action act "Act":
 def test_event_parameters_are_checked_at_emit_and_when(tmp_path: Path, rules: str) -> None:
     found = codes(tmp_path, EVENTS, rules)
     assert [c for c, _, _ in found if c == "RC255"] == ["RC255"], found
+
+
+# ---------------------------------------------------------------------------- texts in prompts
+def test_an_optional_trigger_asks_its_own_interpolated_question(tmp_path: Path) -> None:
+    """'{...} in the yes/no prompt of an optional trigger ("Use Flare on Player 2's 3
+    scrap?")' (issue 10)."""
+    ruleset = make(
+        tmp_path,
+        BASE + ONE_ACTION + "events:\n  looted: [victim, amount]\n",
+        """rule flare "Flare":
+    when looted(victim, amount) optionally prompt "Use Flare on {victim}'s {amount} scrap?":
+        gain amount gold
+
+action act "Act":
+    emit looted(opponent, 3)
+""",
+    )
+    game = ruleset.new_game(seed=1)
+    game.choose("act:act")
+    assert game.decision is not None
+    assert game.decision.prompt == "Use Flare on Player 2's 3 scrap?"
+    game.choose("yes")
+    assert game.evaluate_expr("gold", 0) == 3

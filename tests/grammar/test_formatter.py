@@ -350,6 +350,7 @@ leaf_members = st.one_of(
         opt_exprs,
         st.booleans(),
         bodies,
+        st.none() | texts,
     ),
     st.builds(
         ast.Modifier, st.just(SPAN), plain_names, exprs, exprs, opt_exprs, opt_exprs, opt_exprs

@@ -260,6 +260,7 @@ class Trigger(Member):
     condition: Expr | None
     optional: bool
     body: tuple[Stmt, ...]
+    prompt: Text | None = None  # the yes/no question of an optional trigger
 
 
 @dataclass(frozen=True, slots=True)

@@ -463,6 +463,8 @@ class _Printer:
                 header += f" if {format_expr(member.condition)}"
             if member.optional:
                 header += " optionally"
+            if member.prompt is not None:
+                header += f" prompt {_text(member.prompt)}"
             self.block(indent, header, line, member.body)
         elif isinstance(member, ast.Modifier):
             text = (

@@ -246,6 +246,7 @@ class _Builder(Transformer[Token, Any]):
             p.get("condition"),
             bool(p.get("optional")),
             c[-1],
+            p.get("prompt"),
         )
 
     def min_bound(self, c: list[Any]) -> Tree[Any]:

@@ -1768,7 +1768,8 @@ class Compiler:
         routine_code = _Code(f"{owner or 'rule'}.{mem.timing}.{mem.event}")
         if mem.optional:
             skip = [0]
-            routine_code.add(_optional(skip), mem.span)
+            question = self.text_value(mem.prompt, scope) if mem.prompt else None
+            routine_code.add(_optional(skip, question), mem.span)
             self.block(mem.body, routine_code, scope)
             skip[0] = routine_code.here
         else:

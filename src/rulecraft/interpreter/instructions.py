@@ -748,7 +748,9 @@ def _options(
     return options
 
 
-def _optional(skip: list[int]) -> Instr:
+def _optional(skip: list[int], question: Any = None) -> Instr:
+    """An optional trigger's yes/no: ``prompt "..."`` (interpolated) or "Use CARD?"."""
+
     def optional(ctx: Ctx) -> None:
         got, ans = E.take_answer(ctx)
         if got:
@@ -759,7 +761,7 @@ def _optional(skip: list[int]) -> Instr:
         E.ask(
             ctx,
             _decider(ctx, None),
-            f"Use {label}?",
+            E.text_of(ctx, question) if question is not None else f"Use {label}?",
             [["yes", "Yes", True], ["no", "No", False]],
             "yesno",
         )
