@@ -215,6 +215,7 @@ class RulesetIndex:
     symbols: dict[str, list[Symbol]] = field(default_factory=dict)
 
     def add(self, symbol: Symbol) -> None:
+        """Record a definition (a name may have several: the checker reports duplicates)."""
         self.symbols.setdefault(symbol.name, []).append(symbol)
 
     @property
@@ -224,6 +225,7 @@ class RulesetIndex:
         return [str(x) for x in langs] if isinstance(langs, list) and langs else ["en"]
 
     def lines_of(self, path: Path) -> list[str]:
+        """The lines of an indexed file or of the manifest ([] for any other file)."""
         if path in self.files:
             return self.files[path].lines
         if path == self.manifest_path:
@@ -240,16 +242,19 @@ class RulesetIndex:
         )
 
     def kind_counters(self, kind: str) -> list[str]:
+        """The counters a component kind declares."""
         kinds = (self.manifest or {}).get("kinds")
         spec = kinds.get(kind) if isinstance(kinds, dict) else None
         counters = spec.get("counters") if isinstance(spec, dict) else None
         return [str(c) for c in counters] if isinstance(counters, list) else []
 
     def definitions(self, name: str, *, entry: bool = False) -> list[Symbol]:
+        """Where ``name`` is defined (``entry``: the entry of that number)."""
         found = self.symbols.get(name, [])
         return [s for s in found if (s.kind == "entry") == entry]
 
     def references(self, name: str, *, entry: bool = False) -> list[Occurrence]:
+        """Every word ``name`` in the ruleset's files (``entry``: every ``go to name``)."""
         out: list[Occurrence] = []
         for source in self.files.values():
             out.extend(w for w in source.words if w.name == name and w.entry_ref == entry)
@@ -264,6 +269,7 @@ class IndexBuilder:
         self._manifests: dict[Path, tuple[str, Any, PositionMap]] = {}
 
     def source(self, path: Path, text: str) -> SourceFile:
+        """The parsed file, from the cache when its text is unchanged."""
         cached = self._cache.get(path)
         if cached is None or cached.text != text:
             cached = parse_file(path, text)

@@ -59,10 +59,12 @@ class RulecraftServer(LanguageServer):
         return out
 
     def index_for(self, uri: str) -> tuple[RulesetIndex, Path]:
+        """The index of the ruleset holding the document, and the document's path."""
         path = uri_to_path(uri)
         return self.builder.build(path, self.overlays()), path
 
     def publish(self, path: Path, diagnostics: list[Diagnostic], lines: list[str]) -> None:
+        """Send one file's diagnostics (an empty list clears them)."""
         self.text_document_publish_diagnostics(
             lsp.PublishDiagnosticsParams(
                 uri=path_to_uri(path),

@@ -163,6 +163,7 @@ def print_spec(kind_manifest: Any) -> PrintSpec:
 
 
 def kind_color(kind: str, spec: PrintSpec) -> str:
+    """The kind's frame colour: its ``print.color``, else one of :data:`PALETTE`."""
     if spec.color:
         return spec.color
     digest = hashlib.sha256(kind.encode("utf-8")).digest()
@@ -292,10 +293,12 @@ class SheetLayout:
 
     @property
     def cell(self) -> tuple[float, float]:
+        """Width and height of one card with its bleed."""
         return CARD_W + 2 * self.bleed, CARD_H + 2 * self.bleed
 
     @property
     def margins(self) -> tuple[float, float]:
+        """The page's left and bottom margins around the grid of bleed boxes."""
         cell_w, cell_h = self.cell
         return (self.page_w - 3 * cell_w) / 2, (self.page_h - 3 * cell_h) / 2
 
