@@ -643,3 +643,42 @@ action act "Act":
     assert game.decision.prompt == "Use Flare on Player 2's 3 scrap?"
     game.choose("yes")
     assert game.evaluate_expr("gold", 0) == 3
+
+
+def test_action_labels_interpolate_their_names(tmp_path: Path) -> None:
+    """'{...} in action ... labels' (issue 10): 'Buy {c} for {c.cost} gold'."""
+    ruleset = make(
+        tmp_path,
+        BASE
+        + """kinds:
+  card:
+    attributes: {cost: number}
+zones:
+  market: {}
+  hand: {per: player}
+components:
+  - {kind: card, zone: market}
+flow:
+  phases:
+    - name: main
+      actions: [buy, tally]
+      max: 1
+      mandatory: true
+""",
+        """card lamp "Lamp":
+    cost: 0
+
+action buy "Buy {c} for {c.cost} gold" for c in market:
+    move c to you.hand
+
+action tally "Count {count(you.hand)} cards":
+    say "counted"
+""",
+    )
+    game = ruleset.new_game(seed=1)
+    assert game.decision is not None
+    labels = {o.id: o.label for o in game.decision.options}
+    assert labels["act:buy:lamp#1"] == "Buy Lamp for 0 gold"
+    assert labels["act:tally"] == "Count 0 cards"
+    game.choose("act:buy:lamp#1")
+    assert "Player 1: Buy Lamp for 0 gold" in game.log

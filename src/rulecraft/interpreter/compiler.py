@@ -1829,7 +1829,7 @@ class Compiler:
                 self._check_unit(unit, (_unit_span(a.cost, unit) if a.cost else None) or a.span)
             out[name] = ActionSpec(
                 name=name,
-                label=a.label.as_dict() if a.label else {"": name},
+                label=self.text_value(a.label, scope) if a.label else {"": name},
                 for_var=a.for_var,
                 for_collection=coll,
                 cost=cost,

@@ -492,8 +492,12 @@ def _menu(index: int) -> Instr:
                 if key:
                     used[key] = int(used.get(key, 0)) + 1
                 if ctx.log is not None:
+                    saved = ctx.loc
+                    ctx.loc = local
                     label = E.text_of(ctx, act.label)
-                    if act.for_var is None:
+                    ctx.loc = saved
+                    if act.for_var is None or callable(act.label):
+                        # an interpolated label already says what was chosen, as public text
                         ctx.say(f"Player {seat + 1}: {label}")
                     else:
                         # The actor reads what was chosen; the others read it as they see it.
@@ -548,7 +552,16 @@ def option_label(ctx: Ctx, seat: int, value: Any) -> str:
     look at labels, so the engine does not build them until a Decision is shown)."""
     if isinstance(value, list) and value and value[0] == "act":
         act = ctx.prog.actions[value[1]]
-        return f"{E.text_of(ctx, act.label)}: {_value_label(ctx, value[2], seat)}"
+        saved = ctx.loc
+        # an interpolated label reads the action's names: you, and its for-variable
+        ctx.loc = {"you": E.player(seat), "this": None, act.for_var or "it": value[2]}
+        try:
+            label = E.text_of(ctx, act.label)
+        finally:
+            ctx.loc = saved
+        if act.for_var is not None and callable(act.label):
+            return label  # the label says what the option is ("Buy {c} for {c.cost}")
+        return f"{label}: {_value_label(ctx, value[2], seat)}"
     return _value_label(ctx, value, seat)
 
 

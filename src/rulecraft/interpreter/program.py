@@ -114,7 +114,7 @@ class ActionSpec:
     """An action a turn's menu can offer (``action`` items of the language)."""
 
     name: str
-    label: dict[str, str]
+    label: dict[str, str] | ExprFn  # a function when the label interpolates {...}
     for_var: str | None
     for_collection: ExprFn | None
     cost: tuple[tuple[str, ExprFn], ...]
