@@ -682,3 +682,32 @@ action tally "Count {count(you.hand)} cards":
     assert labels["act:tally"] == "Count 0 cards"
     game.choose("act:buy:lamp#1")
     assert "Player 1: Buy Lamp for 0 gold" in game.log
+
+
+def test_log_lines_say_one_point_and_two_points(tmp_path: Path) -> None:
+    """'singular and plural and resource labels in log lines ("gains 1 point")' (issue 10)."""
+    ruleset = make(
+        tmp_path,
+        """rulecraft: 1
+name: t
+languages: [en, de]
+players: {min: 2, max: 2}
+resources:
+  points: {per: player, unit: {en: "point|points", de: "Punkt|Punkte"}}
+  gold: {per: player}
+"""
+        + ONE_ACTION,
+        """action act "Act":
+    gain 1 points
+    gain 2 points
+    gain 1 gold
+""",
+    )
+    game = ruleset.new_game(seed=1)
+    game.choose("act:act")
+    assert "Player 1 gains 1 point" in game.log
+    assert "Player 1 gains 2 points" in game.log
+    assert "Player 1 gains 1 gold" in game.log  # no unit: declared, the id as before
+    german = ruleset.new_game(seed=1, lang="de")
+    german.choose("act:act")
+    assert any(line.endswith("1 Punkt") for line in german.log)

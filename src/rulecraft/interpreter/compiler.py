@@ -333,6 +333,7 @@ class Compiler:
                 maximum=spec.get("max"),
                 start=int(spec.get("start", 0)),
                 label=_text(spec.get("label"), name),
+                unit=_text(spec.get("unit"), name),
             )
         for name, spec in (m.get("kinds") or {}).items():
             spec = spec or {}

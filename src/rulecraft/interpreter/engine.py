@@ -170,6 +170,17 @@ def text_of(ctx: Ctx, value: Any) -> str:
     return str(value)
 
 
+def unit_text(ctx: Ctx, unit: str, amount: int) -> str:
+    """``unit`` as log lines name ``amount`` of it: a resource's ``unit: "point|points"``
+    gives "1 point", "2 points" (the id when it declares none)."""
+    spec = ctx.prog.resources.get(unit)
+    if spec is None or not spec.unit:
+        return unit
+    words = str(spec.unit.get(ctx.lang) or spec.unit.get("", unit))
+    one, _, many = words.partition("|")
+    return one if amount == 1 or not many else many
+
+
 def public_text(ctx: Ctx, value: Any) -> str:
     """A value as text that anybody may read: a card some seat may not see is "a card"."""
     if is_comp(value) and value in ctx.st["comps"]:

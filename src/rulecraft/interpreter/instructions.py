@@ -817,7 +817,8 @@ def _resource(
             after = E.res_set(ctx, target, unit, before + sign * n)
             if after != before and ctx.log is not None:
                 who_text = E.text_of(ctx, target) if target is not None else "The game"
-                ctx.say(f"{who_text} {verb}s {abs(after - before)} {unit}")
+                changed = abs(after - before)
+                ctx.say(f"{who_text} {verb}s {changed} {E.unit_text(ctx, unit, changed)}")
             E.emit(ctx, event, [target, unit, abs(after - before)])
 
     return resource

@@ -70,6 +70,8 @@ class ResourceSpec:
     maximum: int | None
     start: int
     label: dict[str, str]
+    # how log lines name an amount of it, per language: "point|points" (one|more)
+    unit: dict[str, str] = field(default_factory=dict)
 
 
 @dataclass(frozen=True, slots=True)
