@@ -121,8 +121,15 @@ class RulecraftServer(LanguageServer):
             await asyncio.sleep(delay)
             try:
                 await self.check_ruleset(uri)
-            except Exception:  # a crash in a check must not take the server down
+            except Exception as err:  # a crash in a check must not take the server down
                 log.exception("checking %s failed", uri)
+                # ...nor pass unseen: the editor shows why its squiggles stopped updating
+                self.window_show_message(
+                    lsp.ShowMessageParams(
+                        type=lsp.MessageType.Error,
+                        message=f"rulecraft: checking {root.name} failed: {err!r}",
+                    )
+                )
 
         self.pending[root] = asyncio.get_running_loop().create_task(later())
 
