@@ -173,10 +173,9 @@ class _Best:
 
 @dataclass(slots=True)
 class _Search:
-    """One search: the root's seat and plan, the judge, the table and the counters."""
+    """One search: the root's seat, the judge, the table and the counters."""
 
     seat: int
-    plan: Any
     judge: Callable[[Game, str, bool], Score]
     stretch: Stretch
     table: dict[bytes, _Best] = field(default_factory=dict)
@@ -204,7 +203,7 @@ def solve(game: Game, seat: int | None = None, stretch: Stretch | None = None) -
             "a stretch is one seat's decisions"
         )
     _refuse_roll(game, ())
-    search = _Search(pending[0], _plan_of(game), _judge(game, pending[0], limits), limits)
+    search = _Search(pending[0], _judge(game, pending[0], limits), limits)
     started = time.perf_counter()
     best = _expand(search, game.clone(), (), 0)
     seconds = time.perf_counter() - started
@@ -302,13 +301,15 @@ def _leaf(search: _Search, game: Game, end: str, ended_well: bool) -> _Best:
     return _Best((*score, 0.0), (), end, 1, met)
 
 
-def _stretch_end(search: _Search, game: Game) -> tuple[str, bool] | None:
-    """Why the stretch ends at this position (and whether it ended well), or ``None``."""
+def _stretch_end(search: _Search, game: Game, plan_before: Any) -> tuple[str, bool] | None:
+    """Why the stretch ends at this position (and whether it ended well), or ``None``.
+    ``plan_before`` is the plan being made before the last decision: a plan entered during
+    the stretch ends it when it is executed, as one in progress at its start does."""
     result = game.result
     if result is not None:
         lost = result.draw or search.seat not in result.winners
         return f"game over: {result.reason or 'the game is over'}", not lost
-    if search.plan is not None and _plan_of(game) != search.plan:
+    if plan_before is not None and _plan_of(game) != plan_before:
         return "plan executed", True
     pending = game.pending_ids()
     if pending is None:
@@ -362,7 +363,7 @@ def _child(
     rng_before = list(game.state["rng"])
     after.choose(option)
     here = (*line, option)
-    end = _stretch_end(search, after)
+    end = _stretch_end(search, after, _plan_of(game))
     if end is not None:
         return _leaf(search, after, *end)
     if list(after.state["rng"]) != rng_before:
