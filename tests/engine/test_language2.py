@@ -711,3 +711,41 @@ resources:
     german = ruleset.new_game(seed=1, lang="de")
     german.choose("act:act")
     assert any(line.endswith("1 Punkt") for line in german.log)
+
+
+# ---------------------------------------------------------------------------- odds on choices
+DICE = (
+    BASE
+    + """dice:
+  scavenge: {faces: [[], [], [loot], [loot], [loot, loot], [hazard]]}
+flow:
+  phases:
+    - name: main
+      actions: [risky, safe]
+      max: 1
+      mandatory: true
+"""
+)
+
+
+def test_chance_is_the_exact_odds_of_a_roll_in_percent(tmp_path: Path) -> None:
+    """'an expression for the exact chance of a roll (chance(2 scavenge, hazard >= 1))
+    usable in labels, conditions and evaluations' (issue 10). Two dice, each 1/6 hazard:
+    1 - (5/6)^2 = 11/36 = 30.56%."""
+    ruleset = make(
+        tmp_path,
+        DICE,
+        """action risky "Dig ({chance(2 scavenge, hazard >= 1)}% hazard)" \\
+        if chance(2 scavenge, hazard == 0 and loot >= 2) > 10:
+    roll 2 scavenge as r
+    gain r.loot gold
+
+action safe "Rest":
+    gain 1 gold
+""",
+    )
+    game = ruleset.new_game(seed=1)
+    assert game.evaluate_expr("chance(2 scavenge, hazard >= 1)", 0) == 30.56
+    assert game.evaluate_expr("chance(1 scavenge, loot >= 1)", 0) == 50.0
+    labels = {o.id: o.label for o in game.decision.options} if game.decision else {}
+    assert labels["act:risky"] == "Dig (30.56% hazard)"

@@ -206,6 +206,7 @@ class Compiler:
         self.scope_now = Scope({"you", "this"}, True)
         self.field_reads: list[FieldRead] = []
         self.fields: dict[str, FieldSpec] = {}
+        self.face_symbols: set[str] = set()
         self.enum_values: list[tuple[str, str, str]] = []  # (value, kind, attribute)
         self.set_fields: set[str] = set()
         self.defs: dict[str, ComponentDef] = {}
@@ -353,9 +354,10 @@ class Compiler:
             self.dice_names.add(name)
             for face in (spec or {}).get("faces", []):
                 if isinstance(face, (list, dict)):
-                    self.symbols.update(str(x) for x in face)
+                    self.face_symbols.update(str(x) for x in face)
                 elif isinstance(face, str):
-                    self.symbols.add(face)
+                    self.face_symbols.add(face)
+        self.symbols.update(self.face_symbols)
         self.symbols.update(self.dice_names)
         self.symbols.update(str(s) for s in (m.get("symbols") or ()))
         self.symbols.update(str(s) for s in (m.get("flags") or ()))
@@ -865,6 +867,8 @@ class Compiler:
         self.used_names.add(n)
         if n == "map" and n not in self.defines:
             return self.map_define(e, scope)
+        if n == "chance" and n not in self.defines:
+            return self.chance(e, scope)
         args = [self.expr(a, scope) for a in e.args]
         if n in self.defines:
             d = self.defines[n]
@@ -941,6 +945,40 @@ class Compiler:
             return lambda ctx: None
         self._unknown(n, e.func.span, list(self.defines) + list(BUILTINS), "function")
         return lambda ctx: None
+
+    def chance(self, e: ast.Call, scope: Scope) -> ExprFn:
+        """``chance(2 scavenge, hazard >= 1)``: the exact chance, in percent, that a roll of
+        the pool meets the condition, in which each face symbol is the count shown."""
+        if len(e.args) != 2:
+            self.error(
+                "RC206",
+                "chance takes a dice pool and a condition on its symbols",
+                e.span,
+                "chance(2 red + 1 white, hit >= 2)",
+            )
+            return lambda ctx: 0
+        pool = self.expr(e.args[0], scope)
+        symbols = tuple(sorted(self.face_symbols))
+        cond = self.expr(e.args[1], scope.child(*symbols))
+
+        def chance_percent(ctx: E.Ctx) -> float:
+            from rulecraft.dice.exact import distribution
+            from rulecraft.interpreter.chance import make_pool
+
+            dist = distribution(make_pool(ctx.prog.dice, pool(ctx), ctx.prog.min_dice))
+            saved = ctx.loc
+
+            def goal(counts: Any) -> bool:
+                ctx.loc = {**saved, **{s: counts[s] for s in symbols}}
+                return bool(cond(ctx))
+
+            try:
+                p = dist.probability(goal)
+            finally:
+                ctx.loc = saved
+            return round(float(p) * 100, 2)
+
+        return chance_percent
 
     def map_define(self, e: ast.Call, scope: Scope) -> ExprFn:
         """``map(players, score)``: a one-parameter definition applied to every element."""
