@@ -76,7 +76,11 @@ def test_two_hundred_random_games_end_within_their_bound(path: Path) -> None:
 @pytest.mark.parametrize("path", RULESETS, ids=lambda p: p.name)
 def test_bots_finish_bundled_ruleset_games(path: Path, tmp_path: Path) -> None:
     ruleset = rulecraft.load(path)
-    factory = RulesetGameFactory(str(path), _players(ruleset))
-    report = simulate(factory, 3, ["random", "greedy"], seed=0, errors_dir=tmp_path)
-    assert [e.error for e in report.errors] == []
-    assert report.finished == 3
+    players = _players(ruleset)
+    factory = RulesetGameFactory(str(path), players)
+    # A solo game has one seat: each bot plays it on its own.
+    lineups = [["random", "greedy"]] if players > 1 else [["random"], ["greedy"]]
+    for agents in lineups:
+        report = simulate(factory, 3, agents, seed=0, errors_dir=tmp_path)
+        assert [e.error for e in report.errors] == []
+        assert report.finished == 3
