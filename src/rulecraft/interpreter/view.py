@@ -80,8 +80,6 @@ def player_view(ctx: Ctx, seat: int) -> dict[str, Any]:
             else:
                 public = E.public_props(ctx, cid)
                 cards.append({"hidden": True, "props": public} if public else {"hidden": True})
-        if spec.order == "ordered" and spec.visibility != "public":
-            pass
         zones.append(
             {
                 "key": key,
