@@ -4,7 +4,7 @@ VENV   := .venv
 BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.installed
 
-.PHONY: play test lint typecheck validate pytest docs bench fuzz clean
+.PHONY: play test lint typecheck validate pytest docs bench fuzz mutation clean
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -44,6 +44,11 @@ fuzz: $(STAMP)
 bench: $(STAMP)
 	$(BIN)/python -m pip install --quiet -e '.[bench]'
 	$(BIN)/python bench/run.py
+
+# Slow: mutation testing of the dice, view, semantic and engine modules (a sample of 20
+# mutants each; `make mutation ARGS="view --sample 0"` tries every mutant of one module).
+mutation: $(STAMP)
+	$(BIN)/python bench/mutation.py $(ARGS)
 
 clean:
 	rm -rf $(VENV) .mypy_cache .ruff_cache .pytest_cache site
