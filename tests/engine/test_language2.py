@@ -749,3 +749,54 @@ action safe "Rest":
     assert game.evaluate_expr("chance(1 scavenge, loot >= 1)", 0) == 50.0
     labels = {o.id: o.label for o in game.decision.options} if game.decision else {}
     assert labels["act:risky"] == "Dig (30.56% hazard)"
+
+
+# ---------------------------------------------------------------------------- replacement
+def test_a_ruleset_event_can_be_replaced_beforehand(tmp_path: Path) -> None:
+    """'Replacement effects on any event, including events a ruleset emits itself ("when you
+    would bust, you may discard a Medkit instead")' (issue 10)."""
+    ruleset = make(
+        tmp_path,
+        BASE
+        + """kinds:
+  gear: {active_in: [kit]}
+zones:
+  kit: {per: player}
+  discard: {}
+components:
+  - {kind: gear, zone: kit}
+events:
+  bust: [player]
+flow:
+  phases:
+    - name: main
+      actions: [push]
+      max: 1
+      mandatory: true
+""",
+        """gear medkit "Medkit":
+    copies: 1
+    before bust(player) if player == you optionally prompt "Discard {this} instead of busting?":
+        discard this to discard
+        prevent
+
+rule busting:
+    when bust(player):
+        lose 5 gold from player
+
+action push "Push your luck":
+    gain 5 gold
+    emit bust(you)
+""",
+    )
+    game = ruleset.new_game(seed=1)
+    game.choose("act:push")
+    # seat 1 has a Medkit (each seat has one): it is asked first
+    assert game.decision is not None and game.decision.prompt.startswith("Discard Medkit")
+    game.choose("yes")
+    assert game.evaluate_expr("gold", 0) == 5  # the bust was replaced
+    assert game.evaluate_expr("count(you.kit)", 0) == 0
+    assert "bust is prevented" in game.log
+    game.choose("act:push")  # seat 2 declines: the bust happens
+    game.choose("no")
+    assert game.evaluate_expr("gold", 1) == 0

@@ -207,6 +207,7 @@ class Compiler:
         self.field_reads: list[FieldRead] = []
         self.fields: dict[str, FieldSpec] = {}
         self.face_symbols: set[str] = set()
+        self.before_triggers: list[tuple[str, Span]] = []
         self.enum_values: list[tuple[str, str, str]] = []  # (value, kind, attribute)
         self.set_fields: set[str] = set()
         self.defs: dict[str, ComponentDef] = {}
@@ -1413,7 +1414,12 @@ class Compiler:
                     f"emit {s.name}({', '.join(declared)})",
                 )
             args = [self.expr(a, scope) for a in s.args]
-            code.add(_emit(s.name, args), span)
+            if s.name in self.before_events:
+                # before-triggers may replace the event: they run, then it happens (or not)
+                code.add(_emit_before(s.name, args), span)
+                code.add(_emit_after_before(s.name), span)
+            else:
+                code.add(_emit(s.name, args), span)
             return scope
         if v == "prevent":
             prevented = self.expr(s.value, scope) if s.value else None
@@ -1795,14 +1801,8 @@ class Compiler:
         self, mem: ast.Trigger, owner: str | None, side: str | None, label: ast.Text | None
     ) -> TriggerSpec:
         self.events_listened.append((mem.event, mem.span))
-        preventable = {event for event, _ in RESOURCE_VERBS.values()}
-        if mem.timing == "before" and mem.event not in preventable:
-            self.warn(
-                "RC222",
-                f"'before {mem.event}' never runs: only amounts can be changed beforehand",
-                mem.span,
-                "before-triggers answer " + ", ".join(sorted(preventable)) + "; use 'when'",
-            )
+        if mem.timing == "before":
+            self.before_triggers.append((mem.event, mem.span))
         scope = Scope(set(mem.params) | {"you", "this"}, True)
         routine_code = _Code(f"{owner or 'rule'}.{mem.timing}.{mem.event}")
         if mem.optional:
@@ -2149,6 +2149,7 @@ class Compiler:
                     span,
                     f"emit it with 'emit {event}(...)', or listen to a built-in event",
                 )
+        self._check_before_triggers()
         self.check_field_reads(self.field_reads)
         for name, eff in self.effects.items():
             if name not in self.used_names:
@@ -2163,6 +2164,22 @@ class Compiler:
                     f"action {name!r} is in no phase's actions",
                     a.span,
                     "list it under flow: phases: actions:",
+                )
+
+    def _check_before_triggers(self) -> None:
+        """RC222: a before-trigger of a built-in event that is not a resource change never
+        runs (custom events and resource changes can be replaced beforehand)."""
+        preventable = {event for event, _ in RESOURCE_VERBS.values()}
+        for event, span in self.before_triggers:
+            if event in BUILTIN_EVENTS and event not in preventable:
+                self.warn(
+                    "RC222",
+                    f"'before {event}' never runs: of the built-in events only resource "
+                    "changes can be replaced beforehand",
+                    span,
+                    "before-triggers answer "
+                    + ", ".join(sorted(preventable))
+                    + " and custom events; use 'when'",
                 )
 
     def check_field_reads(self, reads: Iterable[FieldRead]) -> None:
@@ -2368,6 +2385,8 @@ from rulecraft.interpreter.instructions import (  # noqa: E402
     _countdown,
     _draw,
     _emit,
+    _emit_after_before,
+    _emit_before,
     _end,
     _enter_entry,
     _exhaust,

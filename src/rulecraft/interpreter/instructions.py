@@ -1115,6 +1115,30 @@ def _emit(name: str, args: list[ExprFn]) -> Instr:
     return emit
 
 
+def _emit_before(name: str, args: list[ExprFn]) -> Instr:
+    """First step of an event with before-triggers: run them (they may ``prevent`` it)."""
+
+    def emit_before(ctx: Ctx) -> None:
+        values = [a(ctx) for a in args]
+        ctx.st["events"].append({"n": name, "amount": 1, "args": values})
+        E.emit(ctx, name, values, "before")
+
+    return emit_before
+
+
+def _emit_after_before(name: str) -> Instr:
+    """Second step: unless a before-trigger prevented it, the event happens."""
+
+    def emit_after_before(ctx: Ctx) -> None:
+        record = ctx.st["events"].pop()
+        if int(record["amount"]) > 0:
+            E.emit(ctx, name, record["args"])
+        elif ctx.log is not None:
+            ctx.say(f"{name} is prevented")
+
+    return emit_after_before
+
+
 def _prevent(amount: ExprFn | None) -> Instr:
     def prevent(ctx: Ctx) -> None:
         events = ctx.st["events"]
