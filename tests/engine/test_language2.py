@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 
 import rulecraft
-from rulecraft.interpreter.engine import RuleError
+from rulecraft.interpreter.engine import IllegalChoice, RuleError
 from rulecraft.validators.pipeline import check_ruleset
 
 
@@ -800,3 +800,41 @@ action push "Push your luck":
     game.choose("act:push")  # seat 2 declines: the bust happens
     game.choose("no")
     assert game.evaluate_expr("gold", 1) == 0
+
+
+def test_a_unique_card_is_chosen_by_its_name_without_its_copy_number(tmp_path: Path) -> None:
+    """'a unique card choosable by its name without #1' (issue 10); two copies stay
+    ambiguous and are refused like any unknown id."""
+    ruleset = make(
+        tmp_path,
+        BASE
+        + """kinds:
+  card: {}
+zones:
+  market: {}
+  hand: {per: player}
+components:
+  - {kind: card, zone: market}
+flow:
+  phases:
+    - name: main
+      actions: [buy]
+      max: 1
+      mandatory: true
+""",
+        """card lamp "Lamp":
+    copies: 1
+
+card rope "Rope":
+    copies: 2
+
+action buy "Buy" for c in market:
+    move c to you.hand
+""",
+    )
+    game = ruleset.new_game(seed=1)
+    with pytest.raises(IllegalChoice):
+        game.choose("act:buy:rope")
+    game.choose("act:buy:lamp")
+    assert game.evaluate_expr("count(you.hand)", 0) == 1
+    assert game.record.choices == ("act:buy:lamp#1",)

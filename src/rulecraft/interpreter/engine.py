@@ -611,6 +611,26 @@ def ask(
     ctx.st["pending"] = {"seat": seat, "prompt": prompt, "kind": kind, "options": options}
 
 
+def without_copy_number(option_id: str) -> str:
+    """``act:play:spark`` for ``act:play:spark#1``: an option id with its card's copy
+    number dropped."""
+    head, sep, tail = option_id.rpartition("#")
+    return head if sep and tail.isdigit() else option_id
+
+
+def unique_option_id(ctx: Ctx, option_id: str) -> str:
+    """The pending option ``option_id`` means: itself, or the one option that names a card
+    without its copy number (``spark`` for ``spark#1`` when no other Spark is offered)."""
+    pending = ctx.st["pending"]
+    if pending is None:
+        return option_id
+    ids = [opt[0] for opt in pending["options"]]
+    if option_id in ids:
+        return option_id
+    matches = [i for i in ids if i != option_id and without_copy_number(i) == option_id]
+    return matches[0] if len(matches) == 1 else option_id
+
+
 def answer(ctx: Ctx, option_id: str) -> None:
     """Record the answer to the pending decision in the frame that asked."""
     pending = ctx.st["pending"]

@@ -324,6 +324,7 @@ class Game:
     def choose(self, option_id: str) -> None:
         """Answer the pending decision with ``option_id`` and run to the next decision."""
         ctx = self._ctx()
+        option_id = E.unique_option_id(ctx, option_id)  # 'spark' for a unique 'spark#1'
         E.answer(ctx, option_id)
         self._choices.append(option_id)
         self._decision_cache = None
