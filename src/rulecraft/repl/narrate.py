@@ -11,6 +11,8 @@ card counts as visible only because the viewer already reads it on its own table
 ['King', 'k#1']
 >>> clean_line("place\\tb1"), clean_line("\\x1b[31m abc"), clean_line("\\ud800")
 ('place b1', None, None)
+>>> clean_line("\\ufeffhelp"), clean_line("he\\ufefflp")
+('help', None)
 """
 
 from __future__ import annotations
@@ -52,7 +54,8 @@ def tells_nothing_secret(text: str, secrets: set[str]) -> bool:
 def clean_line(line: str) -> str | None:
     """A typed line, stripped, with tabs as spaces; ``None`` if it holds control or format
     characters (escape sequences), lone surrogates or unassigned code points."""
-    text = line.replace("\t", " ").strip()
+    # A byte-order mark starts the first line of a script saved by some editors.
+    text = line.replace("\t", " ").removeprefix("\ufeff").strip()
     for char in text:
         if unicodedata.category(char) in ("Cc", "Cf", "Cs", "Co", "Cn"):
             return None
