@@ -51,7 +51,7 @@ class Session:
             raise TimeoutError("the server sent nothing in time")
         self.buffer += chunk
 
-    def _receive(self, timeout: float = 60) -> dict[str, Any]:
+    def _receive(self, timeout: float = 120) -> dict[str, Any]:
         deadline = time.monotonic() + timeout
         while b"\r\n\r\n" not in self.buffer:
             self._read_more(deadline)
@@ -92,7 +92,7 @@ class Session:
 
     def wait_for(self, method: str, done: Any) -> dict[str, Any]:
         """The first notification ``method`` whose params satisfy ``done``."""
-        deadline = time.monotonic() + 60
+        deadline = time.monotonic() + 120
         while time.monotonic() < deadline:
             message = self._receive(deadline - time.monotonic())
             if message.get("method") == method and done(message["params"]):

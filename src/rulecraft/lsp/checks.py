@@ -100,6 +100,15 @@ def _by_file(
     return by_file, lost
 
 
+def warm_up() -> None:
+    """Build the parser and import the compiler (about a second, far more on a busy
+    machine), so that the first real check does not pay for it."""
+    from rulecraft.grammar.parser import parse_source
+    from rulecraft.interpreter import compiler  # noqa: F401 - imported for its cost
+
+    parse_source("define warm = 1\n", "<warm-up>")
+
+
 def manifest_of(root: Path) -> Path:
     """The manifest file of a ruleset folder."""
     return root / MANIFEST

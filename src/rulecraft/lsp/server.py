@@ -171,6 +171,7 @@ def _register_documents(server: RulecraftServer) -> None:
     @server.feature(lsp.INITIALIZED)
     def initialized(ls: RulecraftServer, params: lsp.InitializedParams) -> None:
         set_encoding(str(ls.workspace.position_encoding or "utf-16"))
+        ls.checker.submit(checks.warm_up)  # the worker starts while the editor opens files
 
     @server.feature(lsp.TEXT_DOCUMENT_DID_OPEN)
     async def did_open(ls: RulecraftServer, params: lsp.DidOpenTextDocumentParams) -> None:
