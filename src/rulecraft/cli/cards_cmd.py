@@ -13,7 +13,7 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from rulecraft.interpreter.game import bundled_names, bundled_root
+from rulecraft.cli.rulesets import bundled_listing, resolve_ruleset
 from rulecraft.validators.pipeline import MANIFEST, check_ruleset
 from rulecraft.validators.yaml_source import load_yaml
 
@@ -39,15 +39,6 @@ def register(sub: Any) -> None:
     )
     p.add_argument("--no-backs", action="store_true", help="fronts only (no pages of backs)")
     p.set_defaults(func=run)
-
-
-def _resolve(text: str) -> Path | None:
-    path = Path(text)
-    if (path / MANIFEST).is_file():
-        return path
-    if "/" not in text and (bundled_root() / text / MANIFEST).is_file():
-        return bundled_root() / text
-    return None
 
 
 def _kinds(raw: list[str] | None) -> list[str] | None:
@@ -81,11 +72,9 @@ def run(args: argparse.Namespace) -> int:
             file=sys.stderr,
         )
         return 2
-    root = _resolve(args.ruleset)
+    root = resolve_ruleset(args.ruleset)  # a folder, or a bundled name as every command
     if root is None:
-        names = ", ".join(bundled_names())
-        print(f"rulecraft cards: no ruleset {args.ruleset!r} (bundled: {names})", file=sys.stderr)
-        return 2
+        return _usage(f"no ruleset {args.ruleset!r} ({bundled_listing()})")
     checked = check_ruleset(root)
     if checked.program is None or checked.manifest is None:
         for diagnostic in checked.diagnostics:
