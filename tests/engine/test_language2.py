@@ -838,3 +838,37 @@ action buy "Buy" for c in market:
     game.choose("act:buy:lamp")
     assert game.evaluate_expr("count(you.hand)", 0) == 1
     assert game.record.choices == ("act:buy:lamp#1",)
+
+
+# ---------------------------------------------------------------------------- flow
+@pytest.mark.parametrize(("ask", "asked"), [("", False), ("      ask_to_pass: true\n", True)])
+def test_a_phase_where_only_passing_is_legal_does_not_ask(
+    tmp_path: Path, ask: str, asked: bool
+) -> None:
+    """'a non-mandatory phase where only "pass" is legal does not ask (unless the ruleset
+    says so)' (issue 10)."""
+    ruleset = make(
+        tmp_path,
+        BASE
+        + """flow:
+  phases:
+    - name: shop
+      actions: [buy]
+"""
+        + ask
+        + """    - name: main
+      actions: [work]
+      mandatory: true
+""",
+        """action buy "Buy" if you.gold >= 5:
+    spend 5 gold
+
+action work "Work":
+    gain 1 gold
+""",
+    )
+    game = ruleset.new_game(seed=1)
+    assert game.decision is not None
+    assert (game.legal_ids() == ["pass"]) is asked
+    if not asked:
+        assert game.legal_ids() == ["act:work"]

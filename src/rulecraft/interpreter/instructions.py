@@ -534,10 +534,10 @@ def _menu(index: int) -> Instr:
         if phase.plan is not None:
             # A plan ends by being executed (or reset), never by passing.
             options.extend(plan.options(ctx, phase.plan, done))
-        elif not phase.mandatory:
+        elif not phase.mandatory and (options or phase.ask_to_pass):
             options.append(["pass", E.text_of(ctx, phase.pass_label), ["pass"]])
         if not options:
-            return  # nothing to do: the phase ends
+            return  # nothing to do (or only to pass, unless ask_to_pass): the phase ends
         E.ask(ctx, seat, E.text_of(ctx, phase.label) or "Your action", options, "action")
         _stay(ctx)
         if phase.plan is not None and st["pending"] is not None:
