@@ -91,7 +91,7 @@ def load_dice(path_text: str) -> DiceSet:
         path = path / "ruleset.yaml"
     if not path.exists():
         raise _UsageError(
-            f"no ruleset {path_text!r}: not a ruleset folder, a manifest, nor a bundled "
+            f"cannot read ruleset {path_text!r}: no such folder, manifest or bundled "
             f"ruleset ({bundled_listing()})"
         )
     try:
