@@ -63,6 +63,8 @@ RULEBOOK_PRIVATE: dict[str, dict[str, str]] = {
     "knight_moves": {"stage_deck": "hidden", "advanced_supply": "hidden"},
     "tictactoe": {},
     "connect4": {},
+    # Dig (docs/rulesets/dig.md): the tool pile is face down, a kit "only you see".
+    "dig": {"tools": "hidden", "kit": "owner"},
 }
 
 # Endings random play does not reach, each for a reason (checked: listing one that random
@@ -75,6 +77,8 @@ NOT_BY_RANDOM_PLAY: dict[str, set[str]] = {
     # purpose by tests/rulesets/test_waste_knights.py; 'round > 12' is a safety net behind
     # the time track.
     "waste_knights": {"Every knight has been eliminated.", "The Waste outlasted the knights."},
+    # 'turn > 200' is a safety net: random Dig games bank 15 gems in about 9 turns.
+    "dig": {"The mine has collapsed."},
 }
 
 # Known lines of play from seed 0: (choices, whether the game must end after them).
