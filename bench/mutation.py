@@ -26,6 +26,7 @@ import json
 import os
 import random
 import shutil
+import signal
 import subprocess
 import sys
 import tempfile
@@ -392,6 +393,8 @@ def main(argv: list[str]) -> int:
                     print(m.key)
         return 0
     equivalent = load_equivalent()
+    # A killed run (SIGTERM) still removes its sandbox: the finally below runs.
+    signal.signal(signal.SIGTERM, lambda signum, frame: sys.exit(128 + signum))
     sandbox = Sandbox(args.commit)
     summaries = []
     try:

@@ -178,3 +178,16 @@ def test_a_hidden_card_shows_only_where_it_lies() -> None:
             {"hidden": True, "props": {"col": 1, "row": 1}}
         ]
         assert game.describe("kundschafter#4", seat) is None
+
+
+def test_a_visible_card_shows_the_fields_the_rules_set() -> None:
+    """Fields set on a copy (a Radlands person's column and row) are shown as they are,
+    numbers as numbers, beside the definition's attributes."""
+    game = rulecraft.load("radlands").new_game(seed=1)
+    game.arrange(
+        zones={"people": {0: ["kundschafter#4"]}},
+        cards={"kundschafter#4": {"fields": {"col": 2, "row": 1}}},
+    )
+    [card] = zone(game.view(1), "z:people@0")["cards"]
+    assert card["id"] == "kundschafter#4"
+    assert (card["props"]["col"], card["props"]["row"]) == (2, 1)
