@@ -259,3 +259,19 @@ def test_rc240_cuts_a_long_text_to_forty_characters(tmp_path: Path) -> None:
     warnings = translations(tmp_path, "de")
     gate_text = "'A gate of welded car doors blocks the hi' has no de translation"
     assert gate_text in [d.message for d in warnings]
+
+
+@pytest.mark.parametrize("op", ["==", "!=", "<", "<=", ">", ">=", "in"])
+def test_rc240_skips_a_text_compared_in_a_condition(tmp_path: Path, op: str) -> None:
+    """`unit == "points"` compares with a value; nobody reads it, so it needs no translation."""
+    root = story(tmp_path, {"if xp >= 3:": f'if "calm" {op} "storm":'})
+    manifest = root / "ruleset.yaml"
+    text = manifest.read_text(encoding="utf-8").replace("languages: [en]", "languages: [en, de]")
+    manifest.write_text(text, encoding="utf-8")
+    checked = check_ruleset(root)
+    assert checked.manifest is not None
+    messages = [
+        d.message for d in translation_checks(checked.units, checked.manifest, "de", "ruleset.yaml")
+    ]
+    assert "'The Open Road' has no de translation" in messages
+    assert not any("calm" in m or "storm" in m for m in messages), messages
