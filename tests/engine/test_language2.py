@@ -841,12 +841,13 @@ action buy "Buy" for c in market:
 
 
 # ---------------------------------------------------------------------------- flow
-@pytest.mark.parametrize(("ask", "asked"), [("", False), ("      ask_to_pass: true\n", True)])
-def test_a_phase_where_only_passing_is_legal_does_not_ask(
+@pytest.mark.parametrize(("ask", "asked"), [("      ask_to_pass: false\n", False), ("", True)])
+def test_a_phase_where_only_passing_is_legal_may_end_without_asking(
     tmp_path: Path, ask: str, asked: bool
 ) -> None:
-    """'a non-mandatory phase where only "pass" is legal does not ask (unless the ruleset
-    says so)' (issue 10)."""
+    """'a non-mandatory phase where only "pass" is legal does not ask' (issue 10) when the
+    phase says ask_to_pass: false; by default it asks, so a game where nothing but passing
+    is legal still reaches a decision instead of turning round forever."""
     ruleset = make(
         tmp_path,
         BASE

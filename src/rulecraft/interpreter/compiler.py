@@ -1993,7 +1993,7 @@ class Compiler:
                     mandatory=bool(ph.get("mandatory", False)),
                     pass_label=_text(ph.get("pass_label"), "End turn"),
                     plan=self._plan_spec(ph.get("plan"), i, scope),
-                    ask_to_pass=bool(ph.get("ask_to_pass", False)),
+                    ask_to_pass=bool(ph.get("ask_to_pass", True)),
                 )
             )
             bodies.append(body)

@@ -220,8 +220,8 @@ class PhaseSpec:
     mandatory: bool
     pass_label: dict[str, str]
     plan: PlanSpec | None = None
-    # ask even when passing is the only choice (by default such a phase just ends)
-    ask_to_pass: bool = False
+    # ask even when passing is the only choice (false: such a phase just ends)
+    ask_to_pass: bool = True
 
 
 @dataclass(frozen=True, slots=True)
