@@ -377,13 +377,18 @@ def _summary(
 
 def main(argv: list[str]) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("targets", nargs="*", choices=list(TARGETS), default=[])
+    # No ``choices=`` here: with ``nargs="*"`` argparse checks the empty default against
+    # them and refuses a bare ``mutation.py`` (Python 3.11), which ``make mutation`` runs.
+    parser.add_argument("targets", nargs="*", help=f"any of {', '.join(TARGETS)} (default: all)")
     parser.add_argument("--sample", type=int, default=20, help="mutants per target (0: all)")
     parser.add_argument("--seed", type=int, default=17)
     parser.add_argument("--commit", default="HEAD", help="the committed tree to test")
     parser.add_argument("--list", action="store_true", help="list the mutants, run nothing")
     parser.add_argument("--json", type=Path, help="write the summaries here")
     args = parser.parse_args(argv)
+    unknown = [t for t in args.targets if t not in TARGETS]
+    if unknown:
+        parser.error(f"unknown target(s) {', '.join(unknown)}: choose from {', '.join(TARGETS)}")
     chosen = [TARGETS[t] for t in (args.targets or TARGETS)]
     if args.list:
         for target in chosen:
