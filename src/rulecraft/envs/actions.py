@@ -8,11 +8,12 @@ per game, while a ruleset's decisions offer option ids (``act:place:b2``, ``ab:s
    ruleset's largest player count, in this order: the fixed words (``pass``, ``done``,
    ``yes``, ``no``, ``roll``), the seats (``@0`` ...), the numbered choices (``opt1`` ...
    ``opt{MAX_CHOICES}``), every map space, every component, every action without a target
-   (``act:NAME``), every action over a collection crossed with every component, space and
-   seat (``act:NAME:X``), every ability of every component (``ab:ID:I``), and the first
-   :data:`SLOTS_PER_ZONE` positions of every zone (``z:hand@1[3]``: how an option names a
-   card its seat may not see).  An id in the vocabulary has the number of its place in
-   that list.
+   (``act:NAME``), every action over a collection crossed with every component, space,
+   seat and the numbers ``0`` .. ``NUMBER_TARGETS - 1`` (``act:NAME:X``: ``act:bid:3`` for
+   ``action bid for n in range(0, 8)``), every ability of every component (``ab:ID:I``),
+   and the first :data:`SLOTS_PER_ZONE` positions of every zone (``z:hand@1[3]``: how an
+   option names a card its seat may not see).  An id in the vocabulary has the number of
+   its place in that list.
 2. **The hashed tail** of :data:`HASHED_SLOTS` numbers: any other id (a de-duplicated
    ``x~1``, a number a rule offers, a deep position ``z:deck[40]``) gets
    ``len(vocabulary) + h`` where ``h`` is the first 8 bytes of its BLAKE2b digest modulo
@@ -49,6 +50,9 @@ HASHED_SLOTS = 1024
 SLOTS_PER_ZONE = 16
 #: The numbered choices (``opt1`` ...) the vocabulary holds; later ones are hashed.
 MAX_CHOICES = 16
+#: The numbers an action over a collection may target in the vocabulary (``act:bid:0`` ..
+#: ``act:bid:15``); an action over other numbers gets hashed ids.
+NUMBER_TARGETS = 16
 FIXED_WORDS = ("pass", "done", "yes", "no", "roll")
 
 
@@ -130,7 +134,7 @@ def _vocabulary(prog: Any, components: dict[str, str], zones: Sequence[str]) -> 
     words: list[str] = [*FIXED_WORDS, *seats]
     words += [f"opt{i}" for i in range(1, MAX_CHOICES + 1)]
     words += spaces + list(components)
-    targets = [*components, *spaces, *seats]
+    targets = [*components, *spaces, *seats, *(str(n) for n in range(NUMBER_TARGETS))]
     for name, action in prog.actions.items():
         if action.for_collection is None:
             words.append(f"act:{name}")
