@@ -31,21 +31,23 @@ def started(ruleset: rulecraft.Ruleset, moves: tuple[str, ...] = ("act:place:b2"
 
 
 # ---------------------------------------------------------------------------- hostile files
+#: Hostile save files for Tic-Tac-Toe: (name, content, what the ValueError must say).
+HOSTILE_FILES: list[tuple[str, str, str]] = [
+    ("deep list", "[" * 100_000 + "]" * 100_000, "nested deeper than"),
+    ("deep object", '{"a":' * 100_000 + "1" + "}" * 100_000, "nested deeper than"),
+    ("not json", "{not json", "cannot read the save"),
+    ("empty", "", "cannot read the save"),
+    ("5000 digits", "1" * 5000, "cannot read the save"),
+    ("NaN", '{"format": "rulecraft-save", "version": NaN}', "unsupported save version nan"),
+    ("a string", '"rulecraft-save"', "not a rulecraft save"),
+]
+
+
 @pytest.mark.parametrize(
-    ("content", "message"),
-    [
-        ("[" * 100_000 + "]" * 100_000, "nested deeper than"),
-        ('{"a":' * 100_000 + "1" + "}" * 100_000, "nested deeper than"),
-        ("{not json", "cannot read the save"),
-        ("", "cannot read the save"),
-        ("1" * 5000, "cannot read the save"),
-        ('{"format": "rulecraft-save", "version": NaN}', "unsupported save version nan"),
-        ('"rulecraft-save"', "not a rulecraft save"),
-    ],
-    ids=["deep list", "deep object", "not json", "empty", "5000 digits", "NaN", "a string"],
+    ("name", "content", "message"), HOSTILE_FILES, ids=[f[0] for f in HOSTILE_FILES]
 )
 def test_a_hostile_file_is_a_value_error(
-    ttt: rulecraft.Ruleset, tmp_path: Path, content: str, message: str
+    ttt: rulecraft.Ruleset, tmp_path: Path, name: str, content: str, message: str
 ) -> None:
     path = tmp_path / "save.json"
     path.write_text(content, encoding="utf-8")
