@@ -65,6 +65,9 @@ RULEBOOK_PRIVATE: dict[str, dict[str, str]] = {
     "connect4": {},
     # Dig (docs/rulesets/dig.md): the tool pile is face down, a kit "only you see".
     "dig": {"tools": "hidden", "kit": "owner"},
+    # Tricks (docs/rulesets/tricks.md): "a hand only its owner sees"; the deck and the
+    # tricks already played lie face down.
+    "tricks": {"deck": "hidden", "taken": "hidden", "hand": "owner"},
 }
 
 # Endings random play does not reach, each for a reason (checked: listing one that random
