@@ -248,6 +248,26 @@ YAML_CASES = [
         17,
         38,
     ),
+    # generate: makes definitions from value lists (issue 17: "Bound every count that creates
+    # objects"); 10**10 combinations and 2,000,000,000 copies of each.
+    yaml(
+        "generate_ten_billion",
+        "components:\n",
+        "generate:\n  - {kind: card, id: 'g_{a}_{b}', each: {a: {from: 1, to: 100000}, "
+        "b: {from: 1, to: 100000}}}\ncomponents:\n",
+        "RC254",
+        17,
+        5,
+    ),
+    yaml(
+        "generate_copies_two_billion",
+        "components:\n",
+        "generate:\n  - {kind: card, id: 'g_{cost}', each: {cost: [1, 2]}, copies: 2000000000}\n"
+        "components:\n",
+        "RC224",
+        17,
+        5,
+    ),
     yaml("start_beyond_64_bits", "start: 3}", "start: 99999999999999999999}", "RC009", 15, 30),
     yaml(
         "start_negative_beyond_64_bits",

@@ -189,3 +189,36 @@ def test_a_manifest_too_large_by_itself_is_not_called_an_alias_bomb() -> None:
     bomb = "a: &a [x, x]\nb: [*a, *a, *a, *a, *a, *a, *a, *a, *a, *a, *a, *a, *a, *a, *a, *a]\n"
     _, _, problems = load_yaml(bomb, "m.yaml", max_nodes=20)
     assert "through aliases" in problems[0].message
+
+
+RANGE_IN_A_SMALL_MEMORY = """
+import resource, sys
+from pathlib import Path
+resource.setrlimit(resource.RLIMIT_AS, (2 << 30, 2 << 30))  # 2 GB: a regression fails fast
+from tests.hostile.build import BASE_MANIFEST, write_ruleset
+from rulecraft.validators.pipeline import check_ruleset
+generate = "generate:\\n  - {kind: card, id: 'g_{n}', each: {n: {from: 1, to: 2000000000}}}\\n"
+root = write_ruleset(Path(sys.argv[1]), manifest=BASE_MANIFEST.replace(
+    "components:\\n", generate + "components:\\n"))
+print([(d.code, d.span.line, d.span.column) for d in check_ruleset(root).diagnostics])
+"""
+
+
+def test_a_huge_generate_range_is_refused_before_it_is_built(tmp_path: Path) -> None:
+    """`each: {n: {from: 1, to: 2000000000}}` built the whole list before counting it
+    (a MemoryError, RC999, or all the machine's memory); now it is RC254 at the item, in a
+    process limited to 2 GB."""
+    import subprocess
+    import sys
+
+    root = Path(__file__).resolve().parents[2]
+    run = subprocess.run(
+        [sys.executable, "-c", RANGE_IN_A_SMALL_MEMORY, str(tmp_path / "r")],
+        cwd=root,
+        capture_output=True,
+        text=True,
+        timeout=300,
+        check=False,
+    )
+    assert run.returncode == 0, run.stderr[-2000:]
+    assert run.stdout.strip() == "[('RC254', 17, 5)]"

@@ -37,10 +37,12 @@ _ID = re.compile(r"[A-Za-z_][A-Za-z0-9_]*\Z")
 Locate = Callable[[tuple[Any, ...]], Span]
 
 
-def _values(spec: Any) -> list[Any]:
+def _values(spec: Any) -> Sequence[Any]:
     """A value list: ``[a, b]`` or ``{from: 1, to: 10}`` (both ends included)."""
     if isinstance(spec, Mapping):
-        return list(range(int(spec.get("from", 1)), int(spec.get("to", 0)) + 1))
+        # A range, not a list: {from: 1, to: 2000000000} must reach the MAX_GENERATED check
+        # (which only needs its length) instead of filling memory first (issue 17).
+        return range(int(spec.get("from", 1)), int(spec.get("to", 0)) + 1)
     if isinstance(spec, Sequence) and not isinstance(spec, str):
         return list(spec)
     return [spec]
