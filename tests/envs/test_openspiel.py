@@ -47,6 +47,41 @@ def test_chance_picks_the_seed_and_the_rest_is_deterministic() -> None:
     assert a.information_state_string(0) == b.information_state_string(0)
 
 
+def test_a_roll_is_a_chance_node_after_its_decision() -> None:
+    """Issue 16: chance nodes for shuffles and dice. Dig's push rolls three dig dice: the
+    push is followed by a chance node, so the state before it does not hold the roll."""
+    game = pyspiel.load_game(register("dig"))
+    state = game.new_initial_state()
+    state.apply_action(0)  # the setup's seed
+    seat = state.current_player()
+    push = next(a for a in state.legal_actions() if state.action_to_string(a) == "act:push")
+    before = str(state)
+    state.apply_action(push)
+    assert state.is_chance_node() and state.current_player() == pyspiel.PlayerId.CHANCE
+    assert state.chance_outcomes() == [(n, 1 / 16) for n in range(16)]
+    assert "you chose act:push; chance decides" in state.information_state_string(seat)
+    assert "you chose" not in state.information_state_string(1 - seat)
+    assert str(state) != before
+    rolled = set()
+    for outcome in range(16):
+        after = state.clone()
+        after.apply_action(outcome)
+        again = state.clone()
+        again.apply_action(outcome)
+        assert str(after) == str(again)  # an outcome is one roll
+        rolled.add(after.observation_string(seat))
+    assert len(rolled) > 1  # the roll was not fixed before the chance node
+
+
+def test_a_decision_without_randomness_has_no_chance_node() -> None:
+    game = pyspiel.load_game(register("tictactoe"))
+    state = game.new_initial_state()
+    state.apply_action(0)
+    state.apply_action(state.legal_actions()[0])
+    assert not state.is_chance_node() and state.current_player() == 1
+    assert game.max_game_length() == 2 * 9 + 1
+
+
 def test_information_hides_the_other_hand() -> None:
     game = pyspiel.load_game(register("sparks"))
     state = game.new_initial_state()

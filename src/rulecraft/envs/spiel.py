@@ -13,12 +13,16 @@
 parameters ``players`` (default: the ruleset's default) and ``seeds`` (default 16).
 
 **Chance.** A rulecraft game draws every random number (shuffles, dice, random picks) from
-one seeded stream in its state, and the engine does not stop at each draw.  So the game
-begins with one chance node whose ``seeds`` outcomes, equally likely, pick the seed: the
-game is exactly "a seeded rulecraft game with a seed drawn uniformly from ``0 ..
-seeds-1``", and a state after the chance node is a deterministic function of the actions.
-Algorithms that enumerate chance (exact best response, CFR over the full tree) see
-``seeds`` deals, not every shuffle; sampling algorithms (MCCFR, IS-MCTS) are unaffected.
+one seeded stream in its state, and the engine does not stop at each draw.  So chance
+comes where a step draws: the game begins with a chance node whose ``seeds`` outcomes,
+equally likely, pick the seed of the setup (its shuffles and deals); and every decision
+whose answer draws random numbers (a roll, a shuffle, a random pick: found by playing it
+on a copy and comparing the stream's position) is followed by a chance node whose
+``seeds`` outcomes pick the stream that step draws from, before the answer is played.  No
+state holds the randomness of a later step, so a search from a state (OpenSpiel's MCTS,
+expectimax) cannot see the next roll.  Each chance node is exact for "the step's stream
+is one of ``seeds`` equally likely streams": a die's faces come with probabilities that
+are multiples of ``1/seeds``, not exactly uniform (a larger ``seeds`` comes closer).
 
 **Imperfect information.** ``information_state_string(p)`` is seat ``p``'s log (what it was
 told, hidden cards unnamed) and its current view as JSON; ``observation_string(p)`` is the
@@ -42,8 +46,10 @@ from rulecraft.envs.actions import ActionIndex
 from rulecraft.envs.aec import _ruleset_layout
 from rulecraft.envs.encoding import ObservationEncoder
 from rulecraft.interpreter.game import Game
+from rulecraft.interpreter.random import mix64
 
 DEFAULT_SEEDS = 16
+_STREAM_BASE = 0x5EED_0000_0000
 _FACTORIES: dict[str, type[RulecraftSpielGame]] = {}
 
 
@@ -117,7 +123,8 @@ class RulecraftSpielGame(pyspiel.Game):  # type: ignore[misc]
             num_players=self.players,
             min_utility=-1.0,
             max_utility=1.0,
-            max_game_length=prog.max_decisions + 1,
+            # every decision may be followed by its chance node, and the setup has one
+            max_game_length=2 * prog.max_decisions + 1,
         )
         super().__init__(self.game_type, info, {"players": self.players, "seeds": self.seeds})
 
@@ -145,6 +152,12 @@ class RulecraftSpielGame(pyspiel.Game):  # type: ignore[misc]
         return ViewObserver(self.encoder.size, perfect_recall)
 
 
+def stream_seed(outcome: int) -> int:
+    """The seed of the random stream a mid-game chance outcome picks (64 bits, apart from
+    the small seeds of the setup's chance node)."""
+    return mix64(_STREAM_BASE + outcome)
+
+
 class _Play:
     """The rulecraft game inside a state: copied cheaply (state, log and choices are plain
     data; the compiled ruleset is shared) and pickled as plain data."""
@@ -162,6 +175,21 @@ class _Play:
             "choices": list(saved["choices"]),
         }
 
+    def choose_unless_random(self, option_id: str) -> bool:
+        """Play ``option_id`` and return True, unless playing it draws random numbers:
+        then leave the game as it was and return False."""
+        before = self._data()
+        self.game.choose(option_id)
+        if self.game.state["rng"] == before["state"]["rng"]:
+            return True
+        self.__setstate__(before)
+        return False
+
+    def choose_with_stream(self, option_id: str, outcome: int) -> None:
+        """Play ``option_id`` with its random draws taken from the stream ``outcome``."""
+        self.game.state["rng"] = [stream_seed(outcome), 0]
+        self.game.choose(option_id)
+
     def __deepcopy__(self, memo: dict[int, Any]) -> _Play:
         copy = _Play.__new__(_Play)
         copy.__setstate__(self._data())
@@ -177,7 +205,9 @@ class _Play:
 
 
 class RulecraftSpielState(pyspiel.State):  # type: ignore[misc]
-    """One position: before the seed is drawn (a chance node), or a rulecraft game."""
+    """One position: before the setup's seed is drawn (a chance node), a rulecraft game
+    waiting for a decision, or a chosen action waiting for its random stream (a chance
+    node)."""
 
     def __init__(self, game: RulecraftSpielGame) -> None:
         super().__init__(game)
@@ -187,11 +217,14 @@ class RulecraftSpielState(pyspiel.State):  # type: ignore[misc]
         self._seeds = game.seeds
         self._play: _Play | None = None
         self._decisions = 0
-        self._legal: dict[int, str] = {}
+        #: (seat, action number) chosen and not played yet: it draws random numbers
+        self._waiting: tuple[int, int] | None = None
+        #: (decisions before it, outcome) of every mid-game chance node so far
+        self._streams: list[tuple[int, int]] = []
 
     # ------------------------------------------------------------------ the game tree
     def current_player(self) -> int:
-        if self._play is None:
+        if self._play is None or self._waiting is not None:
             return int(pyspiel.PlayerId.CHANCE)
         if self.is_terminal():
             return int(pyspiel.PlayerId.TERMINAL)
@@ -200,7 +233,7 @@ class RulecraftSpielState(pyspiel.State):  # type: ignore[misc]
         return int(pending[0])
 
     def is_terminal(self) -> bool:
-        if self._play is None:
+        if self._play is None or self._waiting is not None:
             return False
         game = self._play.game
         return bool(
@@ -210,12 +243,12 @@ class RulecraftSpielState(pyspiel.State):  # type: ignore[misc]
         )
 
     def chance_outcomes(self) -> list[tuple[int, float]]:
-        assert self._play is None
+        assert self._play is None or self._waiting is not None
         p = 1.0 / self._seeds
         return [(seed, p) for seed in range(self._seeds)]
 
     def _legal_actions(self, player: int) -> list[int]:
-        if self._play is None or self.is_terminal() or player != self.current_player():
+        if self.is_chance_node() or self.is_terminal() or player != self.current_player():
             return []
         return sorted(self._legal_now())
 
@@ -229,16 +262,25 @@ class RulecraftSpielState(pyspiel.State):  # type: ignore[misc]
             game = _ruleset_layout(self._name)[0].new_game(players=self._players, seed=int(action))
             self._play = _Play(self._name, game)
             return
+        if self._waiting is not None:
+            chosen = self._legal_now()[self._waiting[1]]
+            self._streams.append((self._decisions, int(action)))
+            self._play.choose_with_stream(chosen, int(action))
+            self._waiting = None
+            self._decisions += 1
+            return
         legal = self._legal_now()
         if action not in legal:
             raise ValueError(f"action {action} is not legal here")
-        self._play.game.choose(legal[action])
-        self._decisions += 1
+        if self._play.choose_unless_random(legal[action]):
+            self._decisions += 1
+        else:
+            self._waiting = (self.current_player(), int(action))
 
     def _action_to_string(self, player: int, action: int) -> str:
         if player == pyspiel.PlayerId.CHANCE:
-            return f"seed:{action}"
-        if self._play is not None and not self.is_terminal():
+            return f"seed:{action}" if self._play is None else f"stream:{action}"
+        if self._play is not None and not self.is_terminal() and self._waiting is None:
             legal = self._legal_now()
             if action in legal:
                 return legal[action]
@@ -258,7 +300,17 @@ class RulecraftSpielState(pyspiel.State):  # type: ignore[misc]
         if self._play is None:
             return f"seat {player + 1}: before the deal"
         log = "\n".join(self._play.game.log_for(player))
-        return f"{log}\n{self.observation_string(player)}"
+        return f"{log}\n{self.observation_string(player)}{self._waiting_line(player)}"
+
+    def _waiting_line(self, player: int) -> str:
+        """What a seat knows of an answer waiting for its chance node: the seat that
+        chose knows its choice, the others only that a choice was made."""
+        if self._waiting is None:
+            return ""
+        seat, action = self._waiting
+        if seat == player:
+            return f"\nyou chose {self._legal_now()[action]}; chance decides"
+        return f"\nseat {seat + 1} chose; chance decides"
 
     def observation_string(self, player: int) -> str:
         if self._play is None:
@@ -276,7 +328,10 @@ class RulecraftSpielState(pyspiel.State):  # type: ignore[misc]
     def __str__(self) -> str:
         if self._play is None:
             return "before the deal"
-        return json.dumps(self._play.game.record.to_json(), sort_keys=True)
+        record = self._play.game.record.to_json()
+        record["streams"] = self._streams
+        record["waiting"] = self._waiting
+        return json.dumps(record, sort_keys=True)
 
 
 class ViewObserver:
