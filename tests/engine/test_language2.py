@@ -873,3 +873,189 @@ action work "Work":
     assert (game.legal_ids() == ["pass"]) is asked
     if not asked:
         assert game.legal_ids() == ["act:work"]
+
+
+# ---------------------------------------------------------------------------- stages
+STAGES = """rulecraft: 1
+name: t
+players: {min: 3, max: 3}
+kinds:
+  card: {attributes: {rank: number}}
+zones:
+  deck: {visibility: hidden, order: ordered}
+  hand: {per: player, visibility: owner}
+  trick: {visibility: public}
+resources:
+  points: {per: player, start: 0}
+fields:
+  hands: {of: game, type: number}
+  leader: {of: game, type: player}
+generate:
+  - kind: card
+    id: "c{rank}"
+    name: {en: "Card {rank}"}
+    each: {rank: {from: 1, to: 6}}
+components:
+  - {kind: card, zone: deck}
+flow:
+  stages:
+    - name: deal
+      do: |
+        for each p in players:
+            draw 2 from deck to p.hand
+        set game.leader to last(players)
+    - name: bidding
+      phases:
+        - name: bid
+          actions: [bid]
+          max: 1
+          mandatory: true
+    - name: tricks
+      repeat_while: "count(you.hand) > 0"
+      leader: "game.leader"
+      phases:
+        - name: play
+          actions: [play]
+          max: 1
+          mandatory: true
+      after_each: |
+        take_trick()
+    - name: score
+      do: |
+        set game.hands to game.hands + 1
+        say "Hand {game.hands} is over"
+end:
+  - if: "game.hands >= 2"
+    draw: true
+"""
+
+STAGE_RULES = """action bid "Bid":
+    say "{you} bids"
+
+action play "Play {c}" for c in you.hand:
+    set c.by to you
+    move c to trick
+
+define rank_of(c) = c.rank
+
+effect take_trick:
+    let best = first(trick where it.rank == max(map(trick, rank_of)))
+    say "{best.by} takes the trick"
+    set game.leader to best.by
+    for each c in trick:
+        move c to deck
+"""
+
+
+def _play_first_options(game: rulecraft.Game, limit: int = 100) -> list[str]:
+    """Play every decision with its first option; the seats that decided, in order."""
+    seats = []
+    while game.decision is not None and limit:
+        seats.append(f"{game.decision.seat + 1}:{game.legal_ids()[0].split(':')[1]}")
+        game.choose(game.legal_ids()[0])
+        limit -= 1
+    return seats
+
+
+def test_a_round_of_stages_deals_bids_plays_tricks_until_hands_are_empty_and_scores(
+    tmp_path: Path,
+) -> None:
+    """'a round made of stages that repeat (deal, bid, then tricks until hands are empty,
+    then score) without a numeric stage variable' (issue 10)."""
+    game = make(tmp_path, STAGES, STAGE_RULES).new_game(seed=1)
+    seats = _play_first_options(game)
+    # a hand: three bids from the start player, then two tricks (two cards each), led by
+    # game.leader (the last player at first, then whoever took the trick), then scoring
+    hand = seats[:9]
+    assert hand[:3] == ["1:bid", "2:bid", "3:bid"]
+    assert [s.split(":")[1] for s in hand[3:]] == ["play"] * 6
+    assert hand[3] == "3:play"  # the deal made the last player the leader
+    log = "\n".join(game.log)
+    taker = log.split(" takes the trick")[0].rsplit("\n", 1)[-1]
+    assert hand[6] == f"{taker[-1]}:play"  # the trick's taker leads the next trick
+    assert log.count("takes the trick") == 4  # 2 hands x 2 tricks
+    assert log.index("Hand 1 is over") > log.index("takes the trick")
+    assert seats[9:12] == ["1:bid", "2:bid", "3:bid"]  # the next round starts with a deal
+    assert len(seats) == 18
+    assert game.result is not None and game.result.draw
+
+
+def test_end_stage_leaves_a_repeating_stage_and_end_round_skips_the_other_stages(
+    tmp_path: Path,
+) -> None:
+    rules = STAGE_RULES.replace(
+        '    say "{you} bids"', '    say "{you} bids"\n    if seat(you) == 1:\n        end round'
+    )
+    game = make(tmp_path, STAGES, rules).new_game(seed=1)
+    seats = _play_first_options(game)
+    # seat 2 ends the round in the bidding: seat 3 does not bid, no trick is played, no
+    # score; the next round deals again (the hands grow by two cards)
+    assert seats[:4] == ["1:bid", "2:bid", "1:bid", "2:bid"]
+    assert "takes the trick" not in "\n".join(game.log)
+
+    rules = STAGE_RULES.replace("        move c to deck", "        move c to deck\n    end stage")
+    game = make(tmp_path, STAGES, rules).new_game(seed=1)
+    seats = _play_first_options(game)
+    log = "\n".join(game.log)
+    # one trick per hand: end stage stops the repeating stage; scoring still happens
+    assert log.count("takes the trick") == 2
+    assert "Hand 2 is over" in log
+    assert seats[3:7] == ["3:play", "1:play", "2:play", "1:bid"]
+
+
+def test_end_round_skips_the_other_players_turns_without_stages(tmp_path: Path) -> None:
+    """`end round`: 'remaining players skip their turns' (docs/language.md)."""
+    manifest = BASE.replace("max: 2", "max: 3").replace("min: 2", "min: 3") + ONE_ACTION
+    rules = """action act "Act":
+    gain 1 gold
+    if seat(you) == 0:
+        end round
+"""
+    game = make(tmp_path, manifest, rules).new_game(seed=1)
+    seats = _play_first_options(game, limit=4)
+    assert seats == ["1:act", "1:act", "1:act", "1:act"]
+
+
+def test_end_phase_goes_to_the_next_phase_of_the_same_stage(tmp_path: Path) -> None:
+    manifest = STAGES.replace(
+        """        - name: bid
+          actions: [bid]
+          max: 1
+          mandatory: true
+""",
+        """        - name: bid
+          actions: [bid]
+          max: 1
+          mandatory: true
+        - name: confirm
+          actions: [bid]
+          max: 1
+          mandatory: true
+""",
+    )
+    rules = STAGE_RULES.replace('    say "{you} bids"', '    say "{you} bids"\n    end phase')
+    game = make(tmp_path, manifest, rules).new_game(seed=1)
+    seats = _play_first_options(game, limit=7)
+    assert seats[:7] == ["1:bid", "1:bid", "2:bid", "2:bid", "3:bid", "3:bid", "3:play"]
+    assert game.view(0)["phase"] == "play"
+
+
+def test_a_scenario_can_start_a_phase_of_a_later_stage(tmp_path: Path) -> None:
+    game = make(tmp_path, STAGES, STAGE_RULES).new_game(seed=1)
+    game.arrange(phase="play", active=1)
+    assert game.decision is not None and game.decision.seat == 1
+    assert all(i.startswith("act:play:") for i in game.legal_ids())
+
+
+def test_stages_are_checked(tmp_path: Path) -> None:
+    both = STAGES.replace("flow:\n", "flow:\n  phases:\n    - name: x\n      actions: [bid]\n")
+    found = [(c, m) for c, _, m in codes(tmp_path, both, STAGE_RULES) if c.startswith("RC0")]
+    assert found == []
+    assert ("RC256", 24, "flow has both phases and stages") in codes(tmp_path, both, STAGE_RULES)
+    neither = STAGES.replace("  stages:\n", "  order: clockwise\n  unused_stages:\n")
+    assert any(c == "RC011" and "phases" in m for c, _, m in codes(tmp_path, neither, STAGE_RULES))
+    twice = STAGES.replace("- name: play\n", "- name: bid\n")
+    found = [(c, m) for c, _, m in codes(tmp_path, twice, STAGE_RULES) if c == "RC256"]
+    assert found == [("RC256", "phase 'bid' is also a phase of stage 'bidding'")]
+    unknown = STAGES.replace('repeat_while: "count(you.hand) > 0"', 'repeat_while: "you.hnad"')
+    assert any(c == "RC250" for c, _, _ in codes(tmp_path, unknown, STAGE_RULES))

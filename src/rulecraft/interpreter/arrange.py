@@ -410,6 +410,8 @@ def _start_phase(ctx: Ctx, active: int | None, phase: str | None) -> None:
     main[2].pop("_ended", None)
     main[2]["you"] = E.player(st["active"])
     main[1] = ctx.prog.flow["phase_starts"][index]
+    main[2]["_stage"] = ctx.prog.flow["phase_stage"][index]
+    main[2].pop("_over", None)
     st["phase"] = -1
     st["pending"] = None
     st["events"] = []

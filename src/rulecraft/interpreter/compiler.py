@@ -101,7 +101,7 @@ STATEMENT_WORDS = frozenset(
         "tie",
     ]
 )
-ENDS = ("turn", "phase", "round", "game", "activation")
+ENDS = ("turn", "phase", "stage", "round", "game", "activation")
 DURATIONS = ("turn_end", "round_end", "phase_end")
 # The arguments each built-in event carries (docs/language.md, "Events"), in order.
 BUILTIN_EVENTS: dict[str, int] = {
@@ -135,6 +135,23 @@ class Scope:
 
     def child(self, *names: str) -> Scope:
         return Scope(self.locals | set(names), self.has_this, self.in_entry)
+
+
+@dataclass
+class _Stage:
+    """A stage of the round as declared: where it is, its phases (each with its manifest
+    path), and its compiled start block, repeat condition, leader and after-each block.
+    A flow without ``stages:`` is one plain stage (``staged`` false), compiled exactly as
+    the classic round of turns."""
+
+    name: str
+    path: tuple[Any, ...]
+    phases: tuple[tuple[tuple[Any, ...], dict[str, Any]], ...]
+    do: int | None = None
+    repeat: ExprFn | None = None
+    leader: ExprFn | None = None
+    after: int | None = None
+    staged: bool = False
 
 
 @dataclass
@@ -368,8 +385,10 @@ class Compiler:
             self.symbols.update(self.map.terrain.values())
             self.symbols.update((m["map"].get("costs") or {}).keys())
             self.symbols.update(("north", "south", "east", "west"))
-        for phase in (m.get("flow") or {}).get("phases") or ():
-            self.symbols.add(str(phase.get("name")))
+        flow = m.get("flow") or {}
+        for stage in [flow, *(flow.get("stages") or ())]:
+            for phase in stage.get("phases") or ():
+                self.symbols.add(str(phase.get("name")))
         players = m.get("players") or {}
         if "default" in players and not (
             players.get("min", 1) <= players["default"] <= players.get("max", players["default"])
@@ -1948,13 +1967,13 @@ class Compiler:
         return trig, mods, grants
 
     # ------------------------------------------------------------------ flow
-    def _plan_spec(self, plan: Any, index: int, scope: Scope) -> PlanSpec | None:
+    def _plan_spec(self, plan: Any, path: tuple[Any, ...], scope: Scope) -> PlanSpec | None:
         """A phase's ``plan:`` (``true`` or its options), or ``None`` for a plain phase."""
         if not plan:
             return None
         options = plan if isinstance(plan, dict) else {}
         execute_if = self._manifest_expr(
-            options.get("execute_if"), ("flow", "phases", index, "plan", "execute_if"), scope
+            options.get("execute_if"), (*path, "plan", "execute_if"), scope
         )
         return PlanSpec(
             execute_if=execute_if,
@@ -1963,40 +1982,87 @@ class Compiler:
             max_resets=options.get("max_resets"),
         )
 
+    def _phase_spec(self, ph: dict[str, Any], path: tuple[Any, ...], scope: Scope) -> PhaseSpec:
+        """One phase of a turn: its start statements, its menu and how the menu behaves."""
+        body = self._manifest_block(ph.get("do"), (*path, "do"), f"phase.{ph.get('name')}", scope)
+        acts = tuple(ph.get("actions") or ())
+        for a in acts:
+            if a != "abilities" and a not in self.actions_ast:
+                self._unknown(
+                    a, self.mspan(*path, "actions"), [*self.actions_ast, "abilities"], "action"
+                )
+            self.used_names.add(a)
+        return PhaseSpec(
+            name=str(ph.get("name", f"phase{path[-1]}")),
+            label=_text(ph.get("label"), str(ph.get("name", ""))),
+            body=body,
+            actions=acts,
+            max_actions=ph.get("max"),
+            distinct=bool(ph.get("distinct", False)),
+            mandatory=bool(ph.get("mandatory", False)),
+            pass_label=_text(ph.get("pass_label"), "End turn"),
+            plan=self._plan_spec(ph.get("plan"), path, scope),
+            ask_to_pass=bool(ph.get("ask_to_pass", True)),
+        )
+
+    def _stage_sources(self, flow: dict[str, Any], scope: Scope) -> list[_Stage]:
+        """The stages of a round: the declared ``stages:``, or the plain ``phases:`` as the
+        one stage of a classic round (every player takes one turn)."""
+        if "stages" not in flow:
+            phases = tuple(
+                (("flow", "phases", i), ph) for i, ph in enumerate(flow.get("phases") or ())
+            )
+            return [_Stage("round", ("flow",), phases)]
+        if "phases" in flow:
+            self.error(
+                "RC256",
+                "flow has both phases and stages",
+                self.mspan("flow", "phases"),
+                "a round is either one turn per player (phases) or stages; move the phases "
+                "into a stage",
+            )
+        seen: dict[str, str] = {}
+        out: list[_Stage] = []
+        for k, raw in enumerate(flow.get("stages") or ()):
+            path = ("flow", "stages", k)
+            name = str(raw.get("name", f"stage{k}"))
+            for j, ph in enumerate(raw.get("phases") or ()):
+                phase_name = str(ph.get("name"))
+                if phase_name in seen:
+                    self.error(
+                        "RC256",
+                        f"phase {phase_name!r} is also a phase of stage {seen[phase_name]!r}",
+                        self.mspan(*path, "phases", j, "name"),
+                        "every phase needs its own name (triggers and scenarios name phases)",
+                    )
+                seen[phase_name] = name
+            out.append(
+                _Stage(
+                    name,
+                    path,
+                    tuple(
+                        ((*path, "phases", j), ph) for j, ph in enumerate(raw.get("phases") or ())
+                    ),
+                    do=self._manifest_block(raw.get("do"), (*path, "do"), f"stage.{name}", scope),
+                    repeat=self._manifest_expr(
+                        raw.get("repeat_while"), (*path, "repeat_while"), scope
+                    ),
+                    leader=self._manifest_expr(raw.get("leader"), (*path, "leader"), scope),
+                    after=self._manifest_block(
+                        raw.get("after_each"), (*path, "after_each"), f"stage.{name}.after", scope
+                    ),
+                    staged=True,
+                )
+            )
+        return out
+
     def _compile_flow(self) -> tuple[int, dict[str, Any], tuple[PhaseSpec, ...]]:
         flow = self.m.get("flow") or {}
         scope = Scope({"you"})
-        phases: list[PhaseSpec] = []
-        bodies: list[int | None] = []
-        for i, ph in enumerate(flow.get("phases") or ()):
-            body = self._manifest_block(
-                ph.get("do"), ("flow", "phases", i, "do"), f"phase.{ph.get('name')}", scope
-            )
-            acts = tuple(ph.get("actions") or ())
-            for a in acts:
-                if a != "abilities" and a not in self.actions_ast:
-                    self._unknown(
-                        a,
-                        self.mspan("flow", "phases", i, "actions"),
-                        [*list(self.actions_ast), "abilities"],
-                        "action",
-                    )
-                self.used_names.add(a)
-            phases.append(
-                PhaseSpec(
-                    name=str(ph.get("name", f"phase{i}")),
-                    label=_text(ph.get("label"), str(ph.get("name", ""))),
-                    body=body,
-                    actions=acts,
-                    max_actions=ph.get("max"),
-                    distinct=bool(ph.get("distinct", False)),
-                    mandatory=bool(ph.get("mandatory", False)),
-                    pass_label=_text(ph.get("pass_label"), "End turn"),
-                    plan=self._plan_spec(ph.get("plan"), i, scope),
-                    ask_to_pass=bool(ph.get("ask_to_pass", True)),
-                )
-            )
-            bodies.append(body)
+        stages = self._stage_sources(flow, scope)
+        phases = [
+            self._phase_spec(ph, path, scope) for stage in stages for path, ph in stage.phases
+        ]
         setup = self._manifest_block(self.m.get("setup"), ("setup",), "setup", scope)
         round_start = self._manifest_block(
             flow.get("round_start"), ("flow", "round_start"), "round_start", scope
@@ -2013,31 +2079,79 @@ class Compiler:
             self._unknown(order, self.mspan("flow", "order"), TURN_ORDERS, "turn order")
             order = "clockwise"
         code = _Code("main")
-        labels: dict[str, Any] = {}
+        labels: dict[str, Any] = {
+            "phase_starts": [],
+            "phase_next": [],
+            "phase_stage": [],
+            "turn_ends": [],
+            "stage_turns": [],
+            "stage_ends": [],
+            "staged": stages[0].staged if stages else False,
+        }
         code.add(_choose_start(start_player, start_fn), Span(self.mfile, 1, 1))
         if setup is not None:
             code.add(_call_routine(setup), self.mspan("setup"))
         code.add(_announce_start, Span(self.mfile, 1, 1))
         labels["round"] = code.here
         code.add(_round_start(round_start), self.mspan("flow"))
-        labels["turn"] = code.here
-        code.add(_turn_start, self.mspan("flow"))
-        phase_starts: list[int] = []
-        for i, ph in enumerate(phases):
-            phase_starts.append(code.here)
-            code.add(_phase_start(i, ph.body), self.mspan("flow", "phases", i))
-            if ph.actions:
-                code.add(_menu(i), self.mspan("flow", "phases", i, "actions"))
-        labels["turn_end"] = code.here
-        code.add(_turn_end(order, labels), self.mspan("flow"))
+        first_phase = 0
+        for k, stage in enumerate(stages):
+            self._emit_stage(code, k, stage, phases, first_phase, order, labels)
+            first_phase += len(stage.phases)
+        labels["turn_end"] = labels["turn_ends"][0] if labels["turn_ends"] else code.here
         labels["round_end"] = code.here
         code.add(
             _round_end(round_end, bool(flow.get("rotate_start", False)), labels), self.mspan("flow")
         )
-        labels["phase_starts"] = phase_starts
         labels["trigger_order"] = str(flow.get("trigger_order", "active_first"))
         main = self.finish(code)
         return main, labels, tuple(phases)
+
+    def _emit_stage(
+        self,
+        code: _Code,
+        index: int,
+        stage: _Stage,
+        phases: list[PhaseSpec],
+        first_phase: int,
+        order: str,
+        labels: dict[str, Any],
+    ) -> None:
+        """The main routine's instructions for one stage: its start, then (when it has
+        phases) circuits of turns, one turn per player, repeated while its condition holds."""
+        span = self.mspan(*stage.path)
+        if stage.staged:
+            code.add(_stage_start(index, stage.do), span)
+        if not stage.phases:
+            labels["turn_ends"].append(code.here)
+            labels["stage_turns"].append(None)
+            labels["stage_ends"].append(code.here)
+            return
+        stage_labels: dict[str, Any] = {}
+        circuit = code.here
+        exit_target = [0]
+        if stage.staged:
+            code.add(_circuit_start(stage.repeat, stage.leader, exit_target), span)
+        stage_labels["turn"] = code.here
+        code.add(_turn_start, span)
+        starts: list[int] = []
+        for j, (path, _ph) in enumerate(stage.phases):
+            i = first_phase + j
+            starts.append(code.here)
+            code.add(_phase_start(i, phases[i].body), self.mspan(*path))
+            if phases[i].actions:
+                code.add(_menu(i), self.mspan(*path, "actions"))
+        turn_end = code.here
+        code.add(_turn_end(order, stage_labels), span)
+        if stage.staged:
+            code.add(_circuit_end(stage.after, stage.repeat is not None, circuit, labels), span)
+        exit_target[0] = code.here
+        labels["phase_starts"].extend(starts)
+        labels["phase_next"].extend([*starts[1:], turn_end])
+        labels["phase_stage"].extend([index] * len(starts))
+        labels["turn_ends"].append(turn_end)
+        labels["stage_turns"].append((stage_labels["turn"], turn_end))
+        labels["stage_ends"].append(code.here)
 
     def _compile_end(self) -> tuple[EndSpec, ...]:
         out: list[EndSpec] = []
@@ -2383,6 +2497,8 @@ from rulecraft.interpreter.instructions import (  # noqa: E402
     _call_routine,
     _choose,
     _choose_start,
+    _circuit_end,
+    _circuit_start,
     _countdown,
     _draw,
     _emit,
@@ -2421,6 +2537,7 @@ from rulecraft.interpreter.instructions import (  # noqa: E402
     _set_resource,
     _set_start_player,
     _shuffle,
+    _stage_start,
     _test,
     _turn_end,
     _turn_start,

@@ -183,17 +183,44 @@ def _end(what: str) -> Instr:
             return
         del st["stack"][1:]
         main = st["stack"][0]
+        # the turn's end of the stage that is running (a flow without stages has one)
+        stage = main[2].get("_stage", 0)
+        turn_end = flow["turn_ends"][stage]
         if what == "turn":
-            main[1] = flow["turn_end"]
-        elif what == "round":
-            main[2]["_left"] = 0
-            main[1] = flow["turn_end"]
+            main[1] = turn_end
+        elif what in ("round", "stage") and flow["staged"]:
+            _end_stage(main, what, flow, stage)
+        elif what in ("round", "stage"):
+            main[2]["_left"] = 0  # the other players skip their turns
+            main[1] = turn_end
         elif what == "phase":
-            starts = flow["phase_starts"]
-            nxt = st["phase"] + 1
-            main[1] = starts[nxt] if nxt < len(starts) else flow["turn_end"]
+            phase = st["phase"]
+            if phase >= 0:
+                main[1] = flow["phase_next"][phase]
+            elif (stage := main[2].get("_stage", 0)) in flow["phase_stage"]:
+                # before the turn's first phase: that phase begins
+                main[1] = flow["phase_starts"][flow["phase_stage"].index(stage)]
+            else:  # a stage without turns
+                main[1] = turn_end
 
     return end
+
+
+def _end_stage(main: list[Any], what: str, flow: dict[str, Any], stage: int) -> None:
+    """``end stage`` / ``end round`` in a flow of stages.  In a turn: the turn ends (its
+    end triggers run), the other players skip theirs, and the stage's ``after_each`` does
+    not run.  Outside a turn (a stage's ``do`` or ``after_each``): straight to the end of
+    the stage, or of the round."""
+    loc = main[2]
+    turns = flow["stage_turns"][stage]
+    if turns is not None and turns[0] <= main[1] <= turns[1]:
+        loc["_left"] = 0
+        loc["_over"] = what
+        main[1] = turns[1]
+        return
+    loc.pop("_ended", None)
+    loc.pop("_over", None)
+    main[1] = flow["round_end"] if what == "round" else flow["stage_ends"][stage]
 
 
 # ---------------------------------------------------------------------------- flow
@@ -307,7 +334,8 @@ def _turn_end(order: str, labels: dict[str, Any]) -> Instr:
                 return
         else:
             del loc["_ended"]
-        loc["_left"] = int(loc.get("_left") or st["players"]) - 1
+        left = loc.get("_left")
+        loc["_left"] = (st["players"] if left is None else int(left)) - 1
         step = 1 if order == "clockwise" else -1
         if loc["_left"] > 0:
             st["active"] = (st["active"] + step) % st["players"]
@@ -315,6 +343,61 @@ def _turn_end(order: str, labels: dict[str, Any]) -> Instr:
         # else: fall through to the round's end
 
     return turn_end
+
+
+def _stage_start(index: int, body: int | None) -> Instr:
+    """A stage of the round begins: its ``do`` statements run, with ``you`` the round's
+    start player; the main frame remembers the stage (``end turn`` needs its turn end)."""
+
+    def stage_start(ctx: Ctx) -> None:
+        st = ctx.st
+        ctx.loc["_stage"] = index
+        ctx.loc["you"] = E.player(st["start"])
+        if body is not None:
+            E.push(ctx, body, {"you": E.player(st["start"]), "this": None})
+
+    return stage_start
+
+
+def _circuit_start(repeat: ExprFn | None, leader: ExprFn | None, exit_at: list[int]) -> Instr:
+    """Before each circuit of a stage's turns (one turn per player): leave the stage when
+    its ``repeat_while`` no longer holds, else start the circuit at its ``leader`` (by
+    default the round's start player)."""
+
+    def circuit_start(ctx: Ctx) -> None:
+        st = ctx.st
+        loc = ctx.loc
+        loc["you"] = E.player(st["start"])
+        if repeat is not None and not repeat(ctx):
+            ctx.frame[1] = exit_at[0]
+            return
+        st["active"] = E.seat_of(leader(ctx)) if leader is not None else st["start"]
+        loc["you"] = E.player(st["active"])
+        loc["_left"] = st["players"]
+
+    return circuit_start
+
+
+def _circuit_end(after: int | None, repeat: bool, circuit: int, labels: dict[str, Any]) -> Instr:
+    """After a circuit of turns: the stage's ``after_each`` statements run, then the next
+    circuit starts (a repeating stage), the round ends (``end round``) or the next stage."""
+
+    def circuit_end(ctx: Ctx) -> None:
+        st = ctx.st
+        loc = ctx.loc
+        if after is not None and not loc.get("_ended") and "_over" not in loc:
+            loc["_ended"] = True
+            E.push(ctx, after, {"you": E.player(st["start"]), "this": None})
+            _stay(ctx)
+            return
+        loc.pop("_ended", None)
+        over = loc.pop("_over", None)
+        if over == "round":
+            ctx.frame[1] = labels["round_end"]
+        elif repeat and over is None:
+            ctx.frame[1] = circuit
+
+    return circuit_end
 
 
 def _round_end(body: int | None, rotate: bool, labels: dict[str, Any]) -> Instr:
