@@ -2,6 +2,7 @@
 
     .venv/bin/python bench/bench_engine.py            # measure, write the baseline
     .venv/bin/python bench/bench_engine.py --profile  # cProfile of the playout loop only
+    .venv/bin/python bench/bench_engine.py --against HEAD~1 [RULESET ...]  # old vs new engine
 
 In one run, side by side:
 
@@ -18,6 +19,14 @@ In one run, side by side:
   (their ratio should stay near 1: a decision must not get dearer as history grows).
 
 Prints one ``SUMMARY engine:`` line and writes ``bench/baseline/engine.json``.
+
+``--against REV`` measures the engine of git revision ``REV`` (its ``src/`` exported to a
+temporary folder) and the working tree's side by side, in interleaved rounds, each round in
+a fresh process (two versions of one package cannot share a process): random playouts per
+CPU second of Tic-Tac-Toe and Connect Four (from a clone of the start) and of Radlands and
+Waste Knights (a new game per playout, seeds 0, 1, ..., ``new_game`` included), and the
+ratio new / old of the median rounds.  Nothing is written; ``SUMMARY engine-against:`` says
+it.  This is how a change to the engine shows its gain against the engine before it.
 """
 
 from __future__ import annotations
@@ -41,7 +50,7 @@ from pathlib import Path
 from typing import Any
 
 ROOT = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(ROOT / "src"))
+sys.path.insert(0, os.environ.get("RULECRAFT_BENCH_SRC", str(ROOT / "src")))
 
 import rulecraft  # noqa: E402
 from rulecraft.interpreter.game import Game, Ruleset  # noqa: E402
@@ -392,10 +401,97 @@ def profile_playouts(seconds: float = 5.0, top: int = 25) -> str:
     return out.getvalue()
 
 
+# ---------------------------------------------------------------- old engine vs new
+
+AGAINST_RULESETS = ("tictactoe", "connect4", "radlands", "waste_knights")
+AGAINST_ROUNDS = 3
+AGAINST_ROUND_S = 3.0
+#: Rulesets whose playouts start from a clone of one start state (OpenSpiel's loop); the
+#: others start a new game per playout, so their deals and setups differ.
+FROM_CLONE = ("tictactoe", "connect4")
+
+
+def worker_playouts(name: str, seconds: float, seed: int) -> dict[str, float]:
+    """Random playouts of ``name`` for about ``seconds`` CPU seconds, in this process."""
+    ruleset = rulecraft.load(ROOT / "rulesets" / name)  # the same rulesets for both engines
+    rng = random.Random(seed)
+    start = ruleset.new_game(seed=0)
+    games = decisions = 0
+    t0 = clock()
+    while True:
+        game = start.clone() if name in FROM_CLONE else ruleset.new_game(seed=seed + games)
+        n = 0
+        while game.result is None and n < DECISION_CAP:
+            game.choose(rng.choice(game.legal_ids()))
+            n += 1
+        games += 1
+        decisions += n
+        if clock() - t0 >= seconds:
+            break
+    elapsed = clock() - t0
+    return {"games": games, "decisions": decisions, "cpu_s": elapsed}
+
+
+def export_revision(rev: str, into: Path) -> Path:
+    """``src/`` of git revision ``rev`` written under ``into`` (the shared tree untouched)."""
+    archive = subprocess.run(
+        ["git", "archive", "--format=tar", rev, "src"], cwd=ROOT, capture_output=True, check=True
+    ).stdout
+    subprocess.run(["tar", "-x", "-C", str(into)], input=archive, check=True)
+    return into / "src"
+
+
+def run_worker(src: Path, name: str, seconds: float, seed: int) -> dict[str, float]:
+    """One round of :func:`worker_playouts` in a fresh process importing ``src``."""
+    env = {**os.environ, "PYTHONPATH": str(src), "RULECRAFT_BENCH_SRC": str(src)}
+    out = subprocess.run(
+        [sys.executable, __file__, "--worker", name, str(seconds), str(seed)],
+        env=env,
+        capture_output=True,
+        text=True,
+        check=True,
+    ).stdout
+    result: dict[str, float] = json.loads(out.strip().splitlines()[-1])
+    return result
+
+
+def against(rev: str, names: list[str]) -> int:
+    """The engine of ``rev`` and the working tree's, side by side (see the module text)."""
+    import tempfile
+
+    with tempfile.TemporaryDirectory(prefix="rulecraft-bench-") as tmp:
+        old_src = export_revision(rev, Path(tmp))
+        engines = {"old": old_src, "new": ROOT / "src"}
+        rates: dict[str, dict[str, list[float]]] = {n: {"old": [], "new": []} for n in names}
+        for r in range(AGAINST_ROUNDS):
+            for name in names:
+                for label, src in engines.items():
+                    got = run_worker(src, name, AGAINST_ROUND_S, 1000 * r)
+                    rates[name][label].append(got["games"] / got["cpu_s"])
+                    print(f"round {r} {name} {label}: {got}", flush=True)
+    parts = []
+    for name in names:
+        old = statistics.median(rates[name]["old"])
+        new = statistics.median(rates[name]["new"])
+        parts.append(f"{name} {old:,.1f} -> {new:,.1f} playouts/s ({new / old:.2f}x)")
+    load = os.getloadavg()[0]
+    print(
+        f"SUMMARY engine-against: {rev} -> working tree, CPU time, median of {AGAINST_ROUNDS} "
+        f"interleaved rounds of {AGAINST_ROUND_S} s, load {load:.1f} on {os.cpu_count()} "
+        "cores: " + "; ".join(parts)
+    )
+    return 0
+
+
 def main(argv: list[str]) -> int:
     if "--profile" in argv:
         print(profile_playouts())
         return 0
+    if argv[:1] == ["--worker"]:
+        print(json.dumps(worker_playouts(argv[1], float(argv[2]), int(argv[3]))))
+        return 0
+    if argv[:1] == ["--against"]:
+        return against(argv[1], argv[2:] or list(AGAINST_RULESETS))
     machine = machine_info()
     tictactoe = rulecraft.load("tictactoe")
     connect4 = rulecraft.load("connect4")
