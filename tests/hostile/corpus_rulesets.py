@@ -598,6 +598,11 @@ RUNTIME_CASES = [
     runtime("number_squared_in_a_loop", "let x = 3\nrepeat 10:\n    let x = x * x", "RC304", 8, 9),
     runtime("list_doubling", "let x = [1]\nrepeat 40:\n    let x = x + x", "RC304", 8, 9),
     runtime("text_doubling", 'let x = "ab"\nrepeat 40:\n    let x = x + x', "RC304", 8, 9),
+    # An interpolated text is built at run time too: doubling it ran until memory was gone.
+    runtime(
+        "interpolation_doubling", 'let x = "ab"\nrepeat 17:\n    let x = "{x}{x}"', "RC304", 8, 9
+    ),
+    runtime("interpolated_long_list", 'say "{range(1, 100000)}"', "RC304", 6),
     runtime(
         "zone_full",
         "move first(you.deck) to you.board\nmove first(you.deck) to you.board",

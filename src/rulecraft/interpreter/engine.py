@@ -187,9 +187,17 @@ def public_text(ctx: Ctx, value: Any) -> str:
         n = ctx.st["players"]
         if not all(visible_to(ctx, value, s) for s in range(n)):
             return "a card"
-    if isinstance(value, list):
-        return ", ".join(public_text(ctx, v) for v in value)
-    return text_of(ctx, value)
+    text = ", ".join(public_text(ctx, v) for v in value) if isinstance(value, list) else None
+    text = text_of(ctx, value) if text is None else text
+    # Bounded like every value built at run time: 'set t to "{t}{t}"' in a loop doubled a
+    # text until memory ran out (issue 17); a part of an interpolated text is a text too.
+    if len(text) > MAX_VALUE_SIZE:
+        raise RuleError(
+            f"a part of a text would hold {len(text):,} characters; texts are limited to "
+            f"{MAX_VALUE_SIZE:,}",
+            TOO_LARGE,
+        )
+    return text
 
 
 # Fields of a component anybody may know even when the card itself is hidden: where it lies.
