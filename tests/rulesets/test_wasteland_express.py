@@ -14,6 +14,7 @@ from typing import Any
 import pytest
 
 import rulecraft
+from rulecraft.interpreter.decision import Decision
 from rulecraft.interpreter.game import Game
 
 RULESET = rulecraft.load("wasteland_express")
@@ -25,7 +26,7 @@ def new_game(players: int = 2, seed: int = 1, variant: str = "opt5") -> Game:
     game = RULESET.new_game(seed=seed, players=players)
     game.choose(variant)
     while game.decision is not None and prompt(game) != "Take an action":
-        game.choose(game.decision.options[0].id)
+        game.choose(decision(game).options[0].id)
     if game.decision is not None and game.decision.seat != 0:
         game.arrange(active=0, phase="act")  # Player 1 acts first in every test
     return game
@@ -88,6 +89,11 @@ def add_to_dash(game: Game, seat: int, *mods: str) -> None:
     game.arrange(zones={"dash": {seat: [*pieces_of_dash(game, seat), *mods]}})
 
 
+def decision(game: Game) -> Decision:
+    assert game.decision is not None
+    return game.decision
+
+
 def prompt(game: Game) -> str:
     assert game.decision is not None
     return game.decision.prompt
@@ -108,7 +114,7 @@ def play_random(players: int, seed: int) -> Game:
     game = RULESET.new_game(seed=seed, players=players)
     rng = random.Random(seed)
     while game.decision is not None:
-        game.choose(rng.choice(game.decision.options).id)
+        game.choose(rng.choice(decision(game).options).id)
     return game
 
 
@@ -203,8 +209,8 @@ def test_drivers_are_chosen_in_reverse_turn_order() -> None:
     game.choose("opt1")
     order = []
     while game.decision is not None and prompt(game) == "Choose your driver":
-        order.append(game.decision.seat)
-        game.choose(game.decision.options[0].id)
+        order.append(decision(game).seat)
+        game.choose(decision(game).options[0].id)
     first = int(str(ev(game, "start_player"))[1:])
     assert order == [(first + 2) % 3, (first + 1) % 3, first]
 
@@ -268,12 +274,12 @@ def test_five_turns_a_round_one_marker_each() -> None:
     game = new_game()
     seats = []
     for _ in range(10):
-        seats.append(game.decision.seat)
+        seats.append(decision(game).seat)
         game.choose("act:rest")
     assert seats == [0, 1] * 5
     # round 2: the events deck passed to Player 2, who starts; every marker is available
     assert ev(game, "game.game_round") == 2
-    assert game.decision.seat == 1
+    assert decision(game).seat == 1
     assert ev(game, "markers_left(you)", 0) == 5
     assert ev(game, "markers_left(you)", 1) == 5
 
@@ -286,7 +292,7 @@ def test_momentum_example() -> None:
     game = new_game()
     reaches = []
     for _ in range(3):
-        label = next(o.label for o in game.decision.options if o.id == "act:drive")
+        label = next(o.label for o in decision(game).options if o.id == "act:drive")
         reaches.append(label)
         game.choose("act:drive")
         game.choose("pass")  # "You may move less than the maximum."
@@ -322,7 +328,7 @@ def test_second_action_example() -> None:
     assert ev(game, "you.m_deliver", 0) == 1
     assert ev(game, "you.m_move", 0) == 0
     assert ev(game, "you.m_used", 0) == 1
-    assert game.decision.seat == 1  # "This is the only way to take 2 actions in the same turn."
+    assert decision(game).seat == 1  # "This is the only way to take 2 actions in the same turn."
 
 
 def test_no_sliding_into_bonus() -> None:
@@ -432,7 +438,7 @@ def test_a_truck_is_never_destroyed() -> None:
     game.arrange(dice={"combat": ["blank", "blank"]})
     game.choose("act:attack")
     assert any("the damage is ignored" in line for line in game.log)
-    assert game.decision.seat == 1
+    assert decision(game).seat == 1
 
 
 def test_missiles_are_committed_before_rolling() -> None:
@@ -609,3 +615,550 @@ def test_leapfrogging_a_raider_truck() -> None:
     game.choose("pass")
     assert prompt(game).startswith("Raider icon: move")
     assert set(game.legal_ids()) == {"c1_c", "a2_c"}
+
+
+def rad_zone(game: Game) -> str:
+    return str(ev(game, "first(spaces where on_ring(it) and it.terrain in tile_of(it).rad)"))[2:]
+
+
+def step_into(game: Game, target: str) -> None:
+    """Player 1 drives one step into ``target`` from a neighbouring site or zone."""
+    start = next(s for s in neighbours(target) if not s.endswith("_c"))
+    put_truck(game, 0, start)
+    game.choose("act:drive")
+    game.choose(f"act:step:{target}")
+
+
+@pytest.mark.parametrize(("face", "damaged"), [("rad", 1), ("blank", 0)])
+def test_irradiated_zone_rolls_the_rad_die(face: str, damaged: int) -> None:
+    """Irradiated Zones: "When you enter an irradiated zone ... you must immediately roll the
+    RAD check die: if you roll a RAD symbol, your truck takes 1 damage.\""""
+    game = new_game()
+    zone = rad_zone(game)
+    for rt in ("raider_1#1", "raider_2#1", "raider_3#1"):
+        game.arrange(zones={"raider_park": [*game.state["zones"]["z:raider_park"], rt]})
+    game.arrange(dice={"rad_die": [face]})
+    step_into(game, zone)
+    if damaged:
+        game.choose("opt1")
+    assert ev(game, "you.dmg_empty", 0) == damaged
+    assert any(line.startswith("Rolled 1 rad_die") for line in game.log)
+
+
+def test_rad_shield_skips_the_roll() -> None:
+    """RAD Shield: "Allows you to move through an irradiated zone without having to roll the
+    RAD check die.\""""
+    game = new_game()
+    zone = rad_zone(game)
+    add_to_dash(game, 0, "rad_shield#1")
+    game.arrange(zones={"raider_park": ["raider_1#1", "raider_2#1", "raider_3#1"]})
+    step_into(game, zone)
+    assert not any(line.startswith("Rolled 1 rad_die") for line in game.log)
+    assert any("RAD shield keeps the radiation out" in line for line in game.log)
+
+
+def test_engaging_raiders_or_the_raider_check_die() -> None:
+    """Engaging Raiders: "If you move into terrain containing a raider truck ... you may engage
+    the raiders in combat ... end your movement immediately and slide your action marker from
+    [MOVEMENT] to [COMBAT] ... If you choose not to engage ... you must roll the raider check
+    die: if you roll a hit symbol, your truck takes 1 damage.\""""
+    game = new_game()
+    game.arrange(zones={"raider_park": ["raider_1#1", "raider_2#1", "raider_3#1"]})
+    raider_at(game, "raider_1#1", "b2_c")
+    game.arrange(dice={"raider_die": [["hit"]]})
+    step_into(game, "b2_nw")
+    assert prompt(game) == "Raiders! Engage them?"
+    game.choose("opt2")
+    game.choose("opt1")  # the damage token
+    assert ev(game, "you.dmg_empty", 0) == 1
+    assert ev(game, "you.steps", 0) == 2  # "you may continue your movement"
+    settle(game)
+    game.choose("act:rest")
+    # Engaging: the move ends, the marker slides to COMBAT against the raider truck.
+    game.arrange(zones={"truck_deck": ["rt_road_hogs#1"]}, dice={"combat": [HIT3, HIT3]})
+    step_into(game, "b2_ne")
+    game.choose("opt1")
+    settle(game)
+    assert ev(game, "you.m_combat", 0) == 1
+    assert ev(game, "you.m_move", 0) == 0
+    assert any(line == "Player 1 pillages Raider truck 1." for line in game.log)
+
+
+def test_players_never_enter_a_centre_zone() -> None:
+    """Move Your Truck: "you may never move into the center zone of any terrain; the center
+    zones are for raider trucks only.\""""
+    game = new_game()
+    put_truck(game, 0, "b2_nw")
+    game.choose("act:drive")
+    assert not any(o.endswith("_c") for o in game.legal_ids())
+    assert len(game.legal_ids()) == 1 + len(neighbours("b2_nw")) - 0
+
+
+# ---------------------------------------------------------------------------- buying and delivering
+def supply_site(game: Game) -> tuple[str, str]:
+    where = site(game, "rock")
+    counter = next(c for c in pieces(game, where) if c.startswith("sup_"))
+    return where, counter
+
+
+def test_purchase_cargo_and_replace_the_counter() -> None:
+    """Purchase Cargo: "purchase ... any quantity of the cargo type ... at the price listed on
+    the supply counter, but never more than you can afford or have room to store"; "discard
+    the supply counter, face up, and replace it with a supply counter from the face-down
+    stack\""""
+    game = new_game()
+    where, old = supply_site(game)
+    kept = [c for c in pieces(game, where) if c != old] + ["sup_food_2#1"]
+    game.arrange(zones={where: {"cards": kept, "others_to": "supply_discard"}})
+    add_to_dash(game, 0, "general_hold#1", "general_hold#2")
+    load(game, {"general_hold#1": "empty", "general_hold#2": "empty"})
+    game.arrange(zones={"supply_stack": ["sup_water_1#1"]}, players={0: {"resources": {"crap": 5}}})
+    put_truck(game, 0, where)
+    game.choose("act:buy")
+    assert prompt(game) == "How many food at $2 each?"
+    assert game.legal_ids() == ["1", "2"]  # $5 buys 2 food at $2, not 3
+    game.choose(game.legal_ids()[-1])
+    assert ev(game, "carrying(you, food)", 0) == 2
+    assert ev(game, "you.crap", 0) == 1
+    assert "sup_water_1#1" in pieces(game, where)
+    assert "sup_food_2#1" in game.state["zones"]["z:supply_discard"]
+    # "remember, you can only do this once per round"
+    game.choose("act:rest")
+    assert "act:buy" not in game.legal_ids()
+
+
+def test_not_welcome_twice_in_a_row() -> None:
+    """Deliver Cargo: "You can't deliver cargo to the same outpost twice in a row.\""""
+    game = new_game()
+    where = site(game, "citadel")
+    set_demand(game, where, "dem_food#10")
+    put_truck(game, 0, where)
+    load(game, {hold(game, 0): "food"})
+    game.arrange(zones={"demand_stack": ["dem_food#9"]})
+    game.choose("act:deliver")
+    game.choose("act:rest")
+    load(game, {hold(game, 0): "food"})
+    assert "act:deliver" not in game.legal_ids()
+    game.arrange(players={0: {"fields": {"not_welcome": "s:g22"}}})
+    assert "act:deliver" in game.legal_ids()
+
+
+def test_double_demand_needs_both_types() -> None:
+    """Deliver Cargo: "If the outpost has a double demand counter, you must deliver at least
+    1 cargo of each type indicated.\""""
+    game = new_game()
+    where = site(game, "citadel")
+    set_demand(game, where, "dem_food_weapons#1")
+    put_truck(game, 0, where)
+    load(game, {hold(game, 0): "food"})
+    assert "act:deliver" not in game.legal_ids()
+    load(game, {hold(game, 0, "weapons"): "weapons"})
+    food, weapons = ev(game, "market_price(food)"), ev(game, "market_price(weapons)")
+    game.choose("act:deliver")
+    assert ev(game, "you.crap", 0) == 10 + food + weapons
+
+
+def test_broker_and_ally_bonuses_are_per_delivery() -> None:
+    """Broker: "an additional $2 every time you deliver cargo (this is per delivery, not per
+    cargo delivered)"; Butch: "Gain +$2 on food deliveries.\""""
+    game = new_game()
+    where = site(game, "citadel")
+    set_demand(game, where, "dem_food#10")
+    put_truck(game, 0, where)
+    add_to_dash(game, 0, "broker#1", "general_hold#1")
+    game.arrange(zones={"crew": {0: ["butch#1"]}})
+    load(game, {hold(game, 0): "food", "general_hold#1": "food"})
+    price = ev(game, "market_price(food)")
+    game.choose("act:deliver")
+    game.choose("2")
+    assert ev(game, "you.crap", 0) == 10 + 2 * price + 2 + 2
+
+
+# ---------------------------------------------------------------------------- faction jobs
+def give_job(game: Game, seat: int, job: str) -> None:
+    game.arrange(zones={"jobs": {seat: [*game.state["zones"][f"z:jobs@{seat}"], job]}})
+
+
+def test_needs_of_the_few_is_an_outpost_delivery() -> None:
+    """Appendix D: "Making a delivery for a faction job requires you to take an [OUTPOST]
+    action ... faction job deliveries do not require the outpost to have a matching demand
+    counter ... Do not move your 'not welcome' standee". Needs of the Few: "Deliver water or
+    weapons to Attica. Reward: $4 + Draw 2 Allies, keep 1.\""""
+    game = new_game()
+    job = "orc_needs_of_the_few#1"
+    give_job(game, 0, job)
+    where = site(game, "attica")
+    set_demand(game, where, "dem_food#10")  # no demand for weapons here
+    put_truck(game, 0, where)
+    load(game, {hold(game, 0, "weapons"): "weapons"})
+    demands_before = list(game.state["zones"]["z:demand_discard"])
+    game.choose(f"act:job_delivery:{job}")
+    assert prompt(game) == "Keep 1 ally"
+    game.choose(game.legal_ids()[0])
+    assert job in game.state["zones"]["z:done_jobs@0"]
+    assert ev(game, "you.crap", 0) == 14
+    assert ev(game, "count(you.crew)", 0) == 1
+    assert ev(game, "you.m_outpost", 0) == 1
+    assert ev(game, "you.not_welcome", 0) is None
+    assert game.state["zones"]["z:demand_discard"] == demands_before
+
+
+def test_multi_step_jobs_go_face_up_with_progress() -> None:
+    """Appendix D: "Some faction jobs have multiple requirements ... place the card face up
+    when you have fulfilled the first requirement on the card and then mark the fulfilled
+    requirement with 1 of your progress markers.\""""
+    game = new_game()
+    job = str(ev(game, "first(nra_jobs + archivist_jobs + oracle_jobs where count(it.steps) == 2)"))
+    give_job(game, 0, job)
+    first_place, first_cargo = ev(game, "first(you.jobs where count(it.steps) == 2).steps[0]")[0:2]
+    put_truck(game, 0, site(game, first_place))
+    hold_kind = "weapons" if first_cargo == "weapons" else "general"
+    load(game, {hold(game, 0, hold_kind): first_cargo})
+    game.choose(f"act:job_delivery:{job}")
+    assert job in game.state["zones"]["z:underway@0"]
+    assert ev(game, "first(you.underway).met", 0) == [0]
+    # other seats now see it
+    assert job in str(game.view(1))
+
+
+def test_at_most_five_faction_jobs() -> None:
+    """Appendix D: "You may have a maximum of 5 incomplete or in-progress faction jobs at a
+    time; if you take on another (i.e., sixth) faction job, you must discard any 1\""""
+    game = new_game()
+    extra = [str(j) for j in ev(game, "top(nra_jobs, 4)")]
+    game.arrange(zones={"jobs": {0: [*game.state["zones"]["z:jobs@0"], *extra]}})
+    assert ev(game, "job_count(you)", 0) == 5
+    put_truck(game, 0, site(game, "library"))
+    game.choose("act:outpost")
+    assert prompt(game) == "Keep 1 faction job"
+    game.choose(game.legal_ids()[0])
+    assert prompt(game) == "Six faction jobs: discard one"
+    game.choose(game.legal_ids()[0])
+    assert ev(game, "job_count(you)", 0) == 5
+    # the discarded job went back to the bottom of its deck: no card is lost
+    in_decks = ev(game, "count(nra_jobs) + count(archivist_jobs) + count(oracle_jobs)")
+    assert in_decks + ev(game, "job_count(you)", 0) + ev(game, "job_count(you)", 1) == 45
+
+
+def test_faction_jobs_stay_hidden_from_other_seats() -> None:
+    """Appendix D: "Keep your incomplete faction job cards in your hand, hidden from all
+    other players." (issue 12: "faction jobs never visible to other seats (view, log, option
+    labels)")"""
+    game = new_game()
+    mine = list(game.state["zones"]["z:jobs@0"])
+    hand = next(z for z in game.view(0)["zones"] if z["key"] == "z:jobs@0")
+    names = [card["name"] for card in hand["cards"]]
+    assert mine and names
+    view = str(game.view(1))
+    assert not any(job in view for job in mine)
+    assert not any(name in line for name in names for line in game.log_for(1))
+    assert any(name in line for name in names for line in game.log_for(0))
+    put_truck(game, 1, site(game, "corinth"))
+    game.choose("act:rest")
+    game.choose("act:outpost")
+    offered = list(game.state["zones"]["z:job_offer@1"])
+    assert offered and not any(job in str(game.view(0)) for job in offered)
+
+
+# ---------------------------------------------------------------------------- contracts, winning
+def with_contracts(game: Game, *cards: str) -> None:
+    game.arrange(zones={"contracts": {"cards": list(cards), "others_to": "box"}})
+
+
+def test_blue_screen_of_death_and_three_contracts_win() -> None:
+    """BSOD: "while at the Depot and carrying 3 artifacts on your truck, take a [BONUS] action
+    to deliver them." End of the Game: "The end of the game occurs immediately when any
+    player has fulfilled the requirements ... to complete 3 priority first-class contracts\""""
+    game = new_game()
+    add_to_dash(game, 0, "general_hold#1")
+    load(game, {h: "artifact" for h in pieces_of_dash(game, 0)})
+    game.arrange(players={0: {"resources": {"contracts_done": 2}}})
+    assert "act:bsod" in game.legal_ids()
+    game.choose("act:bsod")
+    assert game.result is not None and game.result.winners == (0,)
+    assert ev(game, "game.art_stack") == 10  # delivered artifacts go to the last space
+
+
+def test_bailout_example() -> None:
+    """Bailout: "Nathan was the first player to complete the Bailout contract, and he paid
+    25 $crap. Matt was the second to complete it, and he paid 30 $crap. All subsequent
+    players must each pay 35 $crap to complete the contract.\""""
+    game = new_game(players=3)
+    with_contracts(game, "c_bsod#1", "c_bailout#1", "c_smuggler#1")
+    nny = site(game, "new_new_york")
+    game.arrange(players={s: {"resources": {"crap": 40}} for s in range(3)})
+    for seat in range(3):
+        put_truck(game, seat, nny)
+    paid = []
+    for seat in range(2):
+        assert game.decision is not None and game.decision.seat == seat
+        before = ev(game, "you.crap", seat)
+        game.choose("act:bailout")
+        paid.append(before - ev(game, "you.crap", seat))
+    assert paid == [25, 30]
+    label = next(o.label for o in decision(game).options if o.id == "act:bailout")
+    assert label == "BONUS: pay $35 (Bailout)"
+    assert ev(game, "you.contracts_done", 0) == 1
+
+
+def test_smuggler_needs_a_run_for_each_faction() -> None:
+    """Smuggler: "you must finish 1 smuggling run for each faction\""""
+    game = new_game()
+    with_contracts(game, "c_bsod#1", "c_smuggler#1", "c_torque#1")
+    runs = ["nra_deserters_stash#1", "arch_fiat_currency#1", "orc_priestesss_wine#1"]
+    for n, job in enumerate(runs):
+        give_job(game, 0, job)
+        place, cargo = ev(game, "first(you.jobs where it.smuggling).steps[0]")[0:2]
+        game.arrange(active=0, phase="act", players={0: {"fields": {"m_outpost": 0}}})
+        put_truck(game, 0, site(game, place))
+        load(game, {hold(game, 0, "weapons" if cargo == "weapons" else "general"): cargo})
+        game.choose(f"act:job_delivery:{job}")
+        assert ev(game, "you.contracts_done", 0) == (1 if n == 2 else 0)
+
+
+def test_contract_jobs_count_toward_victory() -> None:
+    """Appendix D: "Some faction jobs do not reward $crap as a payout, because they instead
+    count as 1 of the 3 priority first-class contracts"; According to keikaku: "Fulfill
+    demand for food and/or water 5x.\""""
+    game = new_game()
+    job = "nra_according_to_keikaku#1"
+    give_job(game, 0, job)
+    where = site(game, "citadel")
+    for n in range(5):
+        game.arrange(
+            active=0, phase="act", players={0: {"fields": {"m_deliver": 0, "not_welcome": None}}}
+        )
+        set_demand(game, where, f"dem_water#{n + 1}")
+        put_truck(game, 0, where)
+        load(game, {hold(game, 0): "water"})
+        game.choose("act:deliver")
+    assert job in game.state["zones"]["z:done_jobs@0"]
+    assert ev(game, "you.contracts_done", 0) == 1
+
+
+def test_vision_quest_in_three_steps() -> None:
+    """Vision Quest: "While in Motown, take a [BONUS] action to take on 1 of these contracts
+    ... Repeat the process until you've fulfilled the requirements of all 3 cards (A, B, C)
+    in order.\""""
+    game = new_game()
+    with_contracts(game, "c_bsod#1", "c_vision_quest#1", "c_smuggler#1")
+    game.arrange(zones={"visions": [f"vq_{s}{x}#1" for s in range(1, 6) for x in "abc"]})
+    put_truck(game, 0, site(game, "motown"))
+    game.choose("act:vq_take")
+    game.choose("1")
+    for step in range(3):
+        place, cargo = ev(game, "first(you.quest).place"), ev(game, "first(you.quest).cargo")
+        game.arrange(active=0, phase="act", players={0: {"fields": {"m_bonus": 0}}})
+        put_truck(game, 0, site(game, place))
+        load(game, {hold(game, 0, "weapons" if cargo == "weapons" else "general"): cargo})
+        game.choose("act:vq_fulfil")
+        assert ev(game, "you.contracts_done", 0) == (1 if step == 2 else 0)
+
+
+def test_questionable_decisions() -> None:
+    """Questionable Decisions: "successfully attack the Railmen Enclave ... collect a nuclear
+    bomb, which can be stored only in the nuclear vault ... every time your truck enters new
+    terrain, you will automatically be ambushed ... If you arrive at the Nein Nein Enclave
+    with the nuclear bomb on your truck, take a [BONUS] action\""""
+    game = new_game()
+    with_contracts(game, "c_bsod#1", "c_questionable#1", "c_smuggler#1")
+    add_to_dash(game, 0, "nuclear_vault#1")
+    load(game, {"nuclear_vault#1": "empty"})
+    at_enclave(game, "railmen")
+    game.arrange(dice={"combat": [HIT3, HIT3]})
+    game.choose("act:attack")
+    assert prompt(game) == "Take a nuclear bomb instead of the cargo?"
+    game.choose("opt1")
+    assert ev(game, "carrying(you, bomb)", 0) == 1
+    assert ev(game, "game.bombs") == 4
+    game.choose("act:rest")
+    # a failed ambush on entering new terrain returns the bomb
+    game.arrange(zones={"raider_park": ["raider_1#1", "raider_2#1", "raider_3#1"]})
+    game.arrange(zones={"truck_deck": ["rt_road_hogs#1"]}, dice={"combat": ["blank", "blank"]})
+    start = site(game, "railmen")
+    zone = next(s for s in neighbours(start))
+    game.choose("act:drive")
+    game.choose(f"act:step:{zone}")
+    settle_one = game.legal_ids()
+    game.choose("opt1" if "opt1" in settle_one else settle_one[0])
+    assert ev(game, "carrying(you, bomb)", 0) == 0
+    assert ev(game, "game.bombs") == 5
+    # delivering at Nein Nein completes the contract
+    game.arrange(active=0, phase="act", players={0: {"fields": {"m_bonus": 0}}})
+    load(game, {"nuclear_vault#1": "bomb"})
+    game.arrange(game={"fields": {"bombs": 4}})
+    put_truck(game, 0, site(game, "nein_nein"))
+    game.choose("act:bomb_deliver")
+    assert ev(game, "you.contracts_done", 0) == 1
+
+
+def test_the_big_dig() -> None:
+    """The Big Dig: "select 2 empty tiles and 1 treasure tile per player"; "you can excavate
+    a dig tile in the same zone as your truck by taking a [BONUS] action"; "While at the
+    Library, take a [BONUS] action to deliver the treasure\""""
+    game = new_game()
+    assert ev(game, "any(contracts where it.key == big_dig)")  # seed 1 draws The Big Dig
+    assert ev(game, "count(spaces where any(it.pieces where it.kind == dig_tile))") == 6
+    tile = "dig_treasure#1"
+    zone = str(ev(game, "first(spaces where any(it.pieces where it.kind == dig_tile))"))[2:]
+    game.arrange(
+        zones={zone: {"cards": [tile], "others_to": "dig_pool"}}, cards={tile: {"face_down": True}}
+    )
+    add_to_dash(game, 0, "digger#1")
+    put_truck(game, 0, zone)
+    assert "act:dig" in game.legal_ids()
+    game.choose("act:dig")
+    assert ev(game, "carrying(you, treasure)", 0) == 1
+    game.arrange(active=0, phase="act", players={0: {"fields": {"m_bonus": 0}}})
+    put_truck(game, 0, site(game, "library"))
+    game.choose("act:dig_deliver")
+    assert ev(game, "you.contracts_done", 0) == 1
+
+
+# ---------------------------------------------------------------------------- mods, allies
+def test_mod_shop_limits() -> None:
+    """Appendix A: "there must be an available slot on your dashboard"; the asterisked mods
+    are "limited to 1 per truck"; "If all mods of a single type are on player trucks, that
+    type is temporarily unavailable for purchase.\""""
+    game = new_game()
+    put_truck(game, 0, site(game, "terminus"))
+    # every turbo is on some truck
+    game.arrange(
+        zones={"dash": {1: [*pieces_of_dash(game, 1), *[f"turbo#{n}" for n in range(1, 9)]]}},
+        players={0: {"resources": {"crap": 40}}},
+    )
+    game.choose("act:outpost")
+    offered = game.legal_ids()
+    assert "armor#1" in offered and "gunner#1" in offered
+    assert not any(o.startswith("turbo") for o in offered)
+    game.choose("digger#1")
+    assert not any(o.startswith("digger") for o in game.legal_ids())  # 1 per truck
+    for mod in ("gunner#1", "gunner#2", "gunner#3"):
+        game.choose(mod)
+    # 6 slots: 2 holds, a digger, 3 gunners; only armor (its own slot) is left
+    assert game.legal_ids() == ["armor#1", "done"]
+
+
+def test_mod_shop_discount_is_per_visit() -> None:
+    """Big John Sr.: "When you visit the Mod Shop, pay $2 less." ... "Mod Shop discounts are
+    per visit, not per item purchased\""""
+    game = new_game()
+    game.arrange(zones={"crew": {0: ["big_john_sr#1"]}})
+    put_truck(game, 0, site(game, "delos"))
+    game.choose("act:outpost")
+    game.choose("machine_gun#1")  # $6 - $2
+    game.choose("sleeper_cab#1")  # $2, no discount left
+    game.choose("done")
+    assert ev(game, "you.crap", 0) == 10 - 4 - 2
+
+
+def test_depot_repairs_and_trailers() -> None:
+    """The Depot: "Repair all damage to your truck for $3, purchase trailers ... for $8 each,
+    or both. There is a limit of 2 trailers per truck.\""""
+    game = new_game()
+    holds = pieces_of_dash(game, 0)
+    game.arrange(
+        players={0: {"resources": {"crap": 30}, "fields": {"dmg_empty": 2}}},
+        cards={holds[0]: {"flags": ["damaged"]}},
+    )
+    assert ev(game, "free_slots(you)", 0) == 2
+    game.choose("act:outpost")
+    game.choose("opt1")  # repair
+    game.choose("opt1")  # a trailer
+    game.choose("opt1")  # a second one: no third is offered
+    assert ev(game, "count(you.dash where it.def == trailer)", 0) == 2
+    assert ev(game, "free_slots(you)", 0) == 8
+    assert ev(game, "you.crap", 0) == 30 - 3 - 16
+    assert game.decision is not None and game.decision.seat == 1
+
+
+def test_hiring_allies_and_sleeper_cabs() -> None:
+    """Hiring Allies: "pay $3 ... draw 2 cards from the allies deck and keep 1"; "You can
+    normally carry only 1 ally, but each sleeper cab mod ... allows you to carry 1 additional
+    ally"; "If a sleeper cab is damaged, you may need to discard an ally ... Discarded ally
+    cards should be removed from the game.\""""
+    game = new_game()
+    game.arrange(zones={"crew": {0: ["cap#1"]}})
+    add_to_dash(game, 0, "sleeper_cab#1")
+    put_truck(game, 0, site(game, "rock"))
+    game.choose("act:outpost")
+    game.choose(game.legal_ids()[0])
+    assert ev(game, "count(you.crew)", 0) == 2
+    assert ev(game, "you.crap", 0) == 7
+    assert ev(game, "count(allies)") == 14
+    # the sleeper cab is damaged in combat: one ally leaves the game
+    at_enclave(game)
+    game.choose("act:rest")
+    game.arrange(dice={"combat": ["blank", "blank"]})
+    game.choose("act:attack")
+    game.choose("opt2")
+    game.choose("sleeper_cab#1")
+    assert prompt(game) == "Too many allies for your truck: discard one"
+    game.choose("cap#1")
+    assert "cap#1" in game.state["zones"]["z:box"]
+
+
+def test_escort_moves_anywhere_without_an_action() -> None:
+    """Escort: "Immediately move your truck to anywhere in the wasteland. This does not
+    require an action.\""""
+    game = new_game()
+    add_to_dash(game, 0, "escort#1")
+    game.arrange(active=0, phase="prep")
+    target = site(game, "dispatch")
+    game.choose(f"act:escort:{target}")
+    assert ev(game, "at_place(you, dispatch)", 0) is True
+    assert prompt(game) == "Take an action" and game.decision is not None
+    assert decision(game).seat == 0
+    assert ev(game, "markers_left(you)", 0) == 5
+
+
+def test_coffers_pay_three() -> None:
+    """The Coffers: "Take $3 from the reserve.\""""
+    game = new_game()
+    put_truck(game, 0, site(game, "coffers"))
+    game.choose("act:outpost")
+    assert ev(game, "you.crap", 0) == 13
+
+
+# ---------------------------------------------------------------------------- events, variants
+def test_the_start_player_reveals_an_event_each_round() -> None:
+    """Round Overview: "the start player reveals the top card of the events deck ... and the
+    event is resolved and discarded\""""
+    game = new_game()
+    game.arrange(zones={"events": ["payday#1"]})
+    for _ in range(10):
+        game.choose("act:rest")
+    assert any(line == "Event: Payday" for line in game.log)
+    assert ev(game, "you.crap", 0) == 12 and ev(game, "you.crap", 1) == 12
+
+
+def test_i_hate_event_decks_variant() -> None:
+    """Nathan's Variant: "If you hate event decks, don't use it!\""""
+    game = new_game(variant="opt4")
+    assert not any(line.startswith("Event:") for line in game.log)
+
+
+def test_perfect_information_palooza_ignores_bonuses() -> None:
+    """Uwe and Stefan's Variant: "Ignore all players' unique character bonuses.\""""
+    plain = RULESET.new_game(seed=1, players=2)
+    plain.choose("opt1")
+    plain.choose("tweek#1")
+    while plain.decision is not None and prompt(plain) != "Take an action":
+        plain.choose(plain.decision.options[0].id)
+    assert ev(plain, "you.crap", 1) == 14  # Tweek's authored bonus: $4
+    palooza = RULESET.new_game(seed=1, players=2)
+    palooza.choose("opt5")
+    palooza.choose("tweek#1")
+    while palooza.decision is not None and prompt(palooza) != "Take an action":
+        palooza.choose(palooza.decision.options[0].id)
+    assert ev(palooza, "you.crap", 1) == 10
+
+
+# ---------------------------------------------------------------------------- whole games
+@pytest.mark.parametrize("players", [2, 4, 6])
+def test_random_games_play_to_the_end(players: int) -> None:
+    """A whole 2-6 player game plays start to finish (issue 12, "What must be shown")."""
+    for seed in range(3):
+        game = play_random(players, seed)
+        assert game.result is not None
+        assert game.result.winners
