@@ -1,0 +1,698 @@
+"""The Waylanders (rulesets/waylanders): the rulebook's sentences as tests.
+
+Rulebook: /work/shared/seeds/003_fc7594e4a7856883.txt; each test quotes the sentence it
+checks. A test plays the game's own setup (draft, emblems, deployment) and then arranges a
+position through Game.arrange: the adventurers it names on the areas it names (axial
+coordinates "q,r" of the authored board; 3,3 is the centre), every other adventurer in
+the box. Seats are 0-based here (Player 1 is seat 0).
+"""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+import pytest
+
+import rulecraft
+from rulecraft.interpreter.game import Game
+
+SETUP_PROMPTS = (
+    "Draft: pick an adventurer for your party",
+    "Choose your party's emblem",
+    "Choose your deployment area",
+)
+
+
+@pytest.fixture(scope="module")
+def rules() -> rulecraft.Ruleset:
+    return rulecraft.load("waylanders")
+
+
+def setup_done(rules: rulecraft.Ruleset, seed: int = 1, players: int = 2) -> Game:
+    """A new game with its setup decisions answered by the first option."""
+    game = rules.new_game(seed=seed, players=players)
+    while game.decision is not None and game.decision.prompt in SETUP_PROMPTS:
+        game.choose(game.pending_ids()[1][0])  # type: ignore[index]
+    return game
+
+
+def value(game: Game, expr: str, seat: int = 0) -> Any:
+    return game.evaluate_expr(expr, seat)
+
+
+def position(
+    rules: rulecraft.Ruleset,
+    placement: dict[str, dict[str, int]],
+    leaders: tuple[str, str] = ("brigg", "zaunk"),
+    ap: tuple[int, int] = (4, 3),
+    cards: dict[str, dict[str, Any]] | None = None,
+    dice: dict[str, list[Any]] | None = None,
+    zones: dict[str, Any] | None = None,
+    phase: str = "activation",
+) -> Game:
+    """Seat 0's ``phase`` with only the adventurers of ``placement`` on the board.
+
+    ``placement`` maps an area to ``{adventurer id: seat}``; ``leaders`` are the two
+    parties' emblems (Brigg's shares Healing Apprentices, Zaunk's Uplifting: neither changes a
+    fight)."""
+    game = setup_done(rules)
+    on_board = [u for units in placement.values() for u in units]
+    drafted = value(game, "game.in_play")
+    emblems = [value(game, "first(you.emblem)", seat) for seat in (0, 1)]
+    # One arrangement: the rules run after each, and a board without adventurers would
+    # end the game.
+    game.arrange(
+        zones={
+            "box": [u for u in drafted if u not in on_board],
+            "emblems": emblems,
+            **{space: list(units) for space, units in placement.items()},
+            "emblem": {seat: [f"{leaders[seat]}_emblem#1"] for seat in (0, 1)},
+            **{
+                zone: list(placement.get(zone, {})) + cards_there
+                if isinstance(cards_there, list)
+                else cards_there
+                for zone, cards_there in (zones or {}).items()
+            },
+        },
+        cards={
+            **{
+                u: {"owner": seat, "side": "healthy", "flags": []}
+                for units in placement.values()
+                for u, seat in units.items()
+            },
+            **(cards or {}),
+        },
+        players={
+            seat: {
+                "resources": {"ap": ap[seat], "used": 0, "torcs": 0},
+                "fields": {"leader": f"{leaders[seat]}#1", "formation": []},
+                "flags": [],
+            }
+            for seat in (0, 1)
+        },
+        game={"fields": {"in_play": on_board, "active_adv": None}},
+        dice=dice or {},
+        active=0,
+        phase="activation",
+    )
+    if phase != "activation":
+        # A phase's start rules run before the rest of an arrangement applies: start it
+        # once the position stands.
+        game.arrange(active=0, phase=phase)
+    return game
+
+
+def options(game: Game) -> list[str]:
+    pending = game.pending_ids()
+    assert pending is not None
+    return list(pending[1])
+
+
+def play(game: Game, *choices: str) -> None:
+    for choice in choices:
+        game.choose(choice)
+
+
+# ------------------------------------------------------------------------------ setup
+def test_setup_drafts_five_adventurers_and_hands_out_4_and_3_tokens(
+    rules: rulecraft.Ruleset,
+) -> None:
+    """ "Repeat this process until each player has 5 cards on the table." "The starting
+    player takes 4 action tokens, while the player on their left takes 3"."""
+    game = setup_done(rules, seed=2)
+    start = value(game, "seat(start_player)")
+    for seat in (0, 1):
+        assert value(game, "count(units(you))", seat) == 5
+        assert value(game, "you.leader.owner == you", seat) is True
+    assert value(game, "start_player.ap") == 4
+    assert value(game, "start_player.next.ap") == 3
+    # "Place your adventurers on an empty deployment area": both parties on the two
+    # deployment areas of a 2-player board.
+    assert value(game, "count(game.deploys where count(units_at(it)) == 5)") == 2
+    assert start in (0, 1)
+
+
+def test_area_center_tokens_face_down_on_every_area_but_deployment_and_blocked(
+    rules: rulecraft.Ruleset,
+) -> None:
+    """ "Shuffle all area center tokens face down and place one on each tile of the matching
+    color on the game board. Leave all deployment areas and blocked path hexes empty.\""""
+    game = setup_done(rules)
+    assert value(game, "count(spaces where any(hidden_center(it)))") == 28
+    assert value(game, "count(corners where any(centers_at(it)))") == 0
+    assert value(game, "count(spaces where is_blocked(it) and any(centers_at(it)))") == 0
+    assert (
+        value(
+            game, "count(spaces where any(hidden_center(it) where it.colour != it.space.terrain))"
+        )
+        == 0
+    )
+    # "Draw 3 cards and place them in a row, visible to all players".
+    assert value(game, "count(objectives)") == 3
+
+
+def test_the_draft_passes_the_rest_of_the_hand_to_the_left(rules: rulecraft.Ruleset) -> None:
+    """ "pick one and place it face down on your side of the table. Then, pass the rest of
+    your hand to the player on your left.\""""
+    game = rules.new_game(seed=4, players=2)
+    hands = {seat: set(value(game, "you.hand.cards", seat)) for seat in (0, 1)}
+    assert all(len(hand) == 5 for hand in hands.values())
+    first = value(game, "seat(active)")
+    game.choose(options(game)[0])
+    game.choose(options(game)[0])
+    # The first picker now picks from what the other kept after its pick: 4 of its 5.
+    offered = set(options(game))
+    assert len(offered) == 4 and offered < hands[1 - first]
+
+
+# ------------------------------------------------------------------ action points
+def test_used_action_points_pass_to_the_left(rules: rulecraft.Ruleset) -> None:
+    """ "Since he used 2 action points, these are now passed on to Carly, the player to his
+    left. Carly begins her turn with 3 action points, plus the 2 additional points she
+    received from David. This means she has 5 available action points"."""
+    game = position(rules, {"3,1": {"brigg#1": 0}, "3,5": {"dherghen#1": 1}})
+    # Brigg (a guardian) walks forest and mountain for 1 point each.
+    play(game, "act:activate:brigg#1", "act:travel:4,0", "act:travel:5,0")
+    assert value(game, "you.used") == 2 and value(game, "you.ap") == 2
+    play(game, "act:finish")
+    assert value(game, "seat(active)") == 1
+    assert value(game, "you.ap", 1) == 5
+    assert value(game, "you.ap", 0) == 2
+
+
+def test_at_least_one_action_point_each_turn(rules: rulecraft.Ruleset) -> None:
+    """ "Remember you must always use at least one action point per turn.\""""
+    game = position(rules, {"3,1": {"brigg#1": 0}, "3,5": {"dherghen#1": 1}})
+    assert "act:finish" not in options(game)
+    # Brigg walks plain for free: a free move is no point used.
+    play(game, "act:activate:brigg#1", "act:travel:3,0")
+    assert value(game, "you.used") == 0
+    assert "act:finish" not in options(game)
+
+
+def test_each_action_at_most_twice_per_activation(rules: rulecraft.Ruleset) -> None:
+    """ "Even though she still has action points left, she can't move her archer again
+    because she's already performed the same type of action (travel) twice.\""""
+    game = position(rules, {"3,1": {"brigg#1": 0}, "3,5": {"dherghen#1": 1}})
+    # Brigg walks plain (3,0) for free and mountain (3,1) for 1 point.
+    play(game, "act:activate:brigg#1", "act:travel:3,0", "act:travel:3,1")
+    assert value(game, "you.ap") == 3
+    assert not any(o.startswith("act:travel:") for o in options(game))
+
+
+def test_an_adventurer_is_active_once_per_turn(rules: rulecraft.Ruleset) -> None:
+    """ "An individual adventurer can only be active once during each turn.\""""
+    game = position(rules, {"3,1": {"brigg#1": 0, "iedain#1": 0}, "3,5": {"dherghen#1": 1}})
+    play(game, "act:activate:brigg#1", "act:activate:iedain#1")
+    assert "act:activate:brigg#1" not in options(game)
+
+
+# ---------------------------------------------------------- capacity, line of sight
+def test_rocks_reduce_capacity(rules: rulecraft.Ruleset) -> None:
+    """ "As a general rule, areas have a maximum capacity of 3 adventurers ... 1 rock (2
+    blocked sides) reduces capacity to 2. 2 rocks (4 blocked sides) reduces capacity to 1."
+    "3 rocks ... blocks the path entirely" (a blocked path tile)."""
+    game = setup_done(rules)
+    assert value(game, "capacity(space_at(3, 2))") == 3
+    assert value(game, "capacity(space_at(3, 3))") == 2  # 1 rock
+    assert value(game, "capacity(space_at(4, 1))") == 1  # 2 rocks
+    assert value(game, "capacity(space_at(2, 2))") == 0  # blocked path
+
+
+def test_no_move_into_a_full_area(rules: rulecraft.Ruleset) -> None:
+    """ "An area has enough space when it hasn't reached its full capacity." (3,3 holds 2
+    with its rock.)"""
+    game = position(
+        rules,
+        {"3,2": {"brigg#1": 0}, "3,3": {"dherghen#1": 1, "zaunk#1": 1}},
+    )
+    play(game, "act:activate:brigg#1")
+    assert "act:travel:3,3" not in options(game)
+
+
+def test_fallen_adventurers_do_not_count_for_capacity(rules: rulecraft.Ruleset) -> None:
+    """ "Remember: fallen adventurers do not count when calculating capacity.\""""
+    game = position(
+        rules,
+        {"3,2": {"brigg#1": 0}, "3,3": {"dherghen#1": 1, "zaunk#1": 1}},
+        cards={"zaunk#1": {"owner": 1, "side": "wounded", "flags": ["fallen"]}},
+    )
+    play(game, "act:activate:brigg#1")
+    assert "act:travel:3,3" in options(game)
+
+
+def test_enemies_never_take_the_last_slot_of_a_conquered_area(rules: rulecraft.Ruleset) -> None:
+    """ "When you have conquered an area or adopted a formation, only you can occupy the
+    last available slot. No enemy unit can enter an area if this means it will reach
+    maximum capacity.\""""
+    game = position(
+        rules,
+        {"3,1": {"brigg#1": 0}, "3,2": {"dherghen#1": 1, "zaunk#1": 1, "mountain_3#1": 1}},
+        cards={"mountain_3#1": {"face_down": False, "fields": {"holder": "@1"}}},
+    )
+    play(game, "act:activate:brigg#1")
+    assert "act:travel:3,2" not in options(game)
+    # Its owner may fill it.
+    assert value(game, "room_for(you.next, space_at(3, 2))") is True
+
+
+def test_small_areas_can_be_filled_by_anyone(rules: rulecraft.Ruleset) -> None:
+    """ "However, in areas with capacity for 1 or 2 units, this restriction can be
+    overridden. Anyone can enter the area and make it unavailable." (3,3: capacity 2.)"""
+    game = position(
+        rules,
+        {"3,2": {"brigg#1": 0}, "3,3": {"dherghen#1": 1, "plain_3#1": 1}},
+        cards={"plain_3#1": {"face_down": False, "fields": {"holder": "@1"}}},
+    )
+    play(game, "act:activate:brigg#1")
+    assert "act:travel:3,3" in options(game)
+
+
+def test_line_of_sight_long_range(rules: rulecraft.Ruleset) -> None:
+    """ "In long range, non-aligned areas, the line of sight will be obstructed if there is
+    a rock formation on at least one side of the central hex." The areas 2,3 and 4,2 are two
+    apart, not in line: between them lie 3,2 and 3,3, and 3,3 has a rock. 2,3 and 4,3 are in
+    line through 3,3 (one rock: its two open sides let the line through)."""
+    game = setup_done(rules)
+    assert value(game, "count(between(space_at(2, 3), space_at(4, 2)))") == 2
+    assert value(game, "sees(space_at(2, 3), space_at(4, 2))") is False
+    # Not aligned, with no rock on 5,2 or 4,3 between: seen.
+    assert value(game, "sees(space_at(4, 2), space_at(5, 3))") is True
+    assert value(game, "sees(space_at(2, 3), space_at(4, 3))") is True
+    # Two rocks close the aligned line through 4,1.
+    assert value(game, "sees(space_at(4, 0), space_at(4, 2))") is False
+    # "Actions or effects can only be used against targets in direct line of sight."
+    assert value(game, "sees(space_at(1, 2), space_at(3, 2))") is False  # through 2,2 (blocked)
+
+
+def test_travel_costs_follow_the_terrain(rules: rulecraft.Ruleset) -> None:
+    """ "Each move costs 0, 1 or 2 action points, depending on the terrain type.\""""
+    game = position(rules, {"3,1": {"ererbraic#1": 0}, "3,5": {"dherghen#1": 1}})
+    # Érerbraic (a sorcerer): forest 0, plain 1, mountain 1; 4,1 is forest, 3,0 plain.
+    assert value(game, "move_cost(first(units(you)), space_at(4, 1))") == 0
+    assert value(game, "move_cost(first(units(you)), space_at(4, 0))") == 1  # mountain
+    play(game, "act:activate:ererbraic#1", "act:travel:3,0")
+    assert value(game, "you.ap") == 3
+
+
+# ------------------------------------------------------------------------- combat
+def test_iedain_rolls_five_hits_with_support(rules: rulecraft.Ruleset) -> None:
+    """ "Example: Íedain attacks with an auxiliary die and rolls four superclass symbols plus
+    a bonus, for a total of five hits." Íedain (a warrior: 2 dice at short range) and Brigg
+    share 4,2 (plain) with Dherghen; the plain dice show two blades each, the auxiliary die
+    of Brigg's support a bonus."""
+    game = position(
+        rules,
+        {"4,2": {"iedain#1": 0, "brigg#1": 0, "dherghen#1": 1}},
+        dice={
+            "plain": [["blade", "blade"], ["blade", "blade"]],
+            "auxiliary": ["bonus", "event", "event"],
+        },
+    )
+    play(game, "act:activate:iedain#1")
+    assert value(
+        game, "attack_pool(first(units(you) where it.role == warrior), space_at(4, 2))"
+    ) == {
+        "forest": 0,
+        "plain": 2,
+        "mountain": 0,
+        "auxiliary": 1,
+    }
+    play(game, "act:attack:4,2")
+    assert any("Íedain attacks 4,2 with 5 hits" in line for line in game.log)
+    # Dherghen (2 defence dice, both blank) is wounded: "If the number of Hits is greater
+    # than the number of Blocks, the target receives damage."
+    assert value(game, "first(units(you.next)).side") == "wounded"
+
+
+def test_at_most_two_auxiliary_dice(rules: rulecraft.Ruleset) -> None:
+    """ "The maximum number of auxiliary dice you can use in a single combat is 2.\""""
+    game = position(
+        rules,
+        {
+            "3,0": {"iedain#1": 0, "brigg#1": 0, "elathor#1": 0, "balor#1": 0},
+            "3,1": {"dherghen#1": 1},
+        },
+        leaders=("iedain", "dherghen"),
+    )
+    # Three party members share Íedain's (deployment) area and reach the adjacent 3,1.
+    assert value(game, "count(supporters(you.leader, 1))") == 3
+    assert value(game, "support_dice(you.leader, 1)") == 2
+
+
+def test_two_dice_of_a_colour_at_most(rules: rulecraft.Ruleset) -> None:
+    """ "Even if the sum of several rules calls for rolling more than 2 dice of the same
+    color, you can only roll 2.\""""
+    game = setup_done(rules)
+    assert value(game, "terrain_pool(forest, 5)") == {"forest": 2, "plain": 0, "mountain": 0}
+
+
+def test_a_tie_hurts_no_one(rules: rulecraft.Ruleset) -> None:
+    """ "If there is a tie, no one is hurt.\""""
+    game = position(
+        rules,
+        {"4,2": {"iedain#1": 0, "dherghen#1": 1}},
+        dice={"plain": [["blade"], []], "auxiliary": ["bonus", "event"]},
+    )
+    play(game, "act:activate:iedain#1", "act:attack:4,2")
+    assert value(game, "count(all_units where it.side == wounded)") == 0
+    assert any("A tie: no one is hurt" in line for line in game.log)
+
+
+def test_more_blocks_counterattack_in_range(rules: rulecraft.Ruleset) -> None:
+    """ "Counterattack: If the number of Blocks exceeds the number of Hits, the target
+    returns the attack against the active adventurer. Note that this only happens if the
+    targeted adventurer is within range to counterattack your active adventurer.\""""
+    game = position(
+        rules,
+        {"4,2": {"iedain#1": 0, "dherghen#1": 1}},
+        dice={"plain": [[], []], "auxiliary": ["bonus", "bonus"]},
+    )
+    play(game, "act:activate:iedain#1", "act:attack:4,2")
+    assert value(game, "first(units(you)).side") == "wounded"
+    assert any("Dherghen counterattacks Íedain" in line for line in game.log)
+
+
+def test_out_of_range_no_counterattack(rules: rulecraft.Ruleset) -> None:
+    """ "If this isn't the case, the combat ends in a tie." A healer cannot attack at all."""
+    game = position(
+        rules,
+        {"4,2": {"iedain#1": 0, "bhlagh#1": 1}},
+        dice={"plain": [[], []], "auxiliary": ["bonus"]},
+    )
+    play(game, "act:activate:iedain#1", "act:attack:4,2")
+    assert value(game, "first(units(you)).side") == "healthy"
+    assert any("out of range to counterattack" in line for line in game.log)
+
+
+def test_wounded_then_fallen_gives_a_torc(rules: rulecraft.Ruleset) -> None:
+    """ "A wounded adventurer hit during combat will be knocked to the ground." "Knocking an
+    adventurer down: 1 torc.\""""
+    game = position(
+        rules,
+        {"4,2": {"iedain#1": 0, "bhlagh#1": 1}},
+        cards={"bhlagh#1": {"owner": 1, "side": "wounded", "flags": []}},
+        dice={"plain": [["blade", "blade"], []]},
+    )
+    play(game, "act:activate:iedain#1", "act:attack:4,2")
+    assert value(game, "first(units(you.next)) has fallen") is True
+    assert value(game, "you.torcs") == 1
+
+
+def test_one_roll_against_every_target_in_the_area(rules: rulecraft.Ruleset) -> None:
+    """ "All enemies within the target area receive the attack simultaneously ... The
+    attacker will use the same roll against all targeted units during a battle.\""""
+    game = position(
+        rules,
+        {"3,2": {"iedain#1": 0}, "4,2": {"bhlagh#1": 1, "sedna#1": 1}},
+        dice={"plain": [["blade", "blade"]], "auxiliary": ["event", "event"]},
+    )
+    play(game, "act:activate:iedain#1", "act:attack:4,2")
+    rolls = [line for line in game.log if line.startswith("Rolled 1 plain")]
+    assert len(rolls) == 1
+    assert value(game, "count(units(you.next) where it.side == wounded)") == 2
+
+
+def test_invisible_only_from_the_same_area(rules: rulecraft.Ruleset) -> None:
+    """ "Invisible: Can only be attacked from the same [area].\""""
+    game = position(rules, {"3,2": {"iedain#1": 0}, "4,2": {"dherghen#1": 1}})
+    play(game, "act:activate:iedain#1")
+    assert "act:attack:4,2" not in options(game)
+
+
+# ------------------------------------------------------------------------- health
+def test_lift_then_heal_without_enemies(rules: rulecraft.Ruleset) -> None:
+    """ "Any active adventurer can use 1 action point to lift a fallen party member ...
+    rotate the fallen adventurer's card to the wounded position." "Adventurers can use an
+    extra action point to heal the party member they just lifted from the ground. This can
+    only take place when there are no enemies in the area.\""""
+    game = position(
+        rules,
+        {"3,1": {"iedain#1": 0, "brigg#1": 0}, "3,5": {"dherghen#1": 1}},
+        cards={"brigg#1": {"owner": 0, "side": "wounded", "flags": ["fallen"]}},
+    )
+    play(game, "act:activate:iedain#1", "act:lift:brigg#1")
+    assert value(game, "you.leader has fallen") is False
+    assert value(game, "you.leader has activated") is True  # "will not be able to use any actions"
+    assert "act:activate:brigg#1" not in options(game)
+    play(game, "act:heal")
+    assert value(game, "you.leader.side") == "healthy"
+    assert value(game, "you.ap") == 2
+
+
+def test_no_healing_with_an_enemy_in_the_area(rules: rulecraft.Ruleset) -> None:
+    """ "This can only take place when there are no enemies in the area.\""""
+    game = position(
+        rules,
+        {"3,1": {"iedain#1": 0, "brigg#1": 0, "dherghen#1": 1}},
+        cards={"brigg#1": {"owner": 0, "side": "wounded", "flags": ["fallen"]}},
+    )
+    play(game, "act:activate:iedain#1", "act:lift:brigg#1")
+    assert "act:heal" not in options(game)
+
+
+# ------------------------------------------------------------------- strongholds
+def stronghold_at(rules: rulecraft.Ruleset, token: str, area: str = "4,2") -> dict[str, Any]:
+    """Zones putting ``token`` alone on ``area`` (4,2: plain, no rock)."""
+    old = list(value(setup_done(rules), f"centers_at(space_at({area[0]}, {area[2]}))"))
+    return {"center_pool": [c for c in old if c != token], area: [token]}
+
+
+def test_explore_turns_the_token_and_removes_a_zero(rules: rulecraft.Ruleset) -> None:
+    """ "During exploration, the area center token is turned over. The token contains a
+    number between 0 and 3. 0 indicates the area is not a stronghold, which means the token
+    should be removed after exploration.\""""
+    game = position(
+        rules,
+        {"4,2": {"brigg#1": 0}, "3,5": {"dherghen#1": 1}},
+        zones=stronghold_at(rules, "plain_0#1"),
+        cards={"plain_0#1": {"face_down": True}},
+    )
+    assert value(game, "count(hidden_center(space_at(4, 2)))") == 1
+    play(game, "act:activate:brigg#1", "act:explore:4,2")
+    assert value(game, "count(centers_at(space_at(4, 2)))") == 0
+    assert value(game, "spent.cards") == ["plain_0#1"]
+    assert value(game, "you.ap") == 3
+
+
+def test_explored_stronghold_stays_face_up(rules: rulecraft.Ruleset) -> None:
+    """ "Any value greater than 0 indicates the area is a stronghold and all parties can try
+    to conquer it.\""""
+    game = position(
+        rules,
+        {"4,2": {"brigg#1": 0}, "3,5": {"dherghen#1": 1}},
+        zones=stronghold_at(rules, "plain_2#1"),
+        cards={"plain_2#1": {"face_down": True}},
+    )
+    play(game, "act:activate:brigg#1", "act:explore:4,2")
+    assert value(game, "open_center(space_at(4, 2)).value") == 2
+    assert "act:conquer:4,2" in options(game)
+
+
+def test_conquest_check_grants_a_torc(rules: rulecraft.Ruleset) -> None:
+    """ "Roll a die of the same color as the terrain type and add any symbols specified for
+    the active adventurer's superclass, plus all bonuses. If the adventurer is not alone, add
+    1 auxiliary die max ... If the resulting value is equal or greater than the number shown
+    on the area center token, you will conquer the stronghold." "Conquering a stronghold
+    grants you 1 torc.\""""
+    game = position(
+        rules,
+        {"4,2": {"brigg#1": 0, "iedain#1": 0, "elathor#1": 0}, "3,5": {"dherghen#1": 1}},
+        zones=stronghold_at(rules, "plain_2#1"),
+        cards={"plain_2#1": {"face_down": False}},
+        dice={"plain": [["blade"]], "auxiliary": ["bonus"]},
+    )
+    play(game, "act:activate:brigg#1")
+    # Two party members with Brigg: still one auxiliary die.
+    assert value(game, "conquest_pool(you.leader)") == {
+        "forest": 0,
+        "plain": 1,
+        "mountain": 0,
+        "auxiliary": 1,
+    }
+    play(game, "act:conquer:4,2")
+    assert value(game, "you.torcs") == 1
+    assert value(game, "open_center(space_at(4, 2)).holder == you") is True
+
+
+def test_failed_conquest_gives_nothing(rules: rulecraft.Ruleset) -> None:
+    """ "If the resulting value is equal or greater than the number shown ... you will
+    conquer" (and not otherwise): a lone Brigg rolls one plain die, a blade, against 2."""
+    game = position(
+        rules,
+        {"4,2": {"brigg#1": 0}, "3,5": {"dherghen#1": 1}},
+        zones=stronghold_at(rules, "plain_2#1"),
+        cards={"plain_2#1": {"face_down": False}},
+        dice={"plain": [["blade"]]},
+    )
+    play(game, "act:activate:brigg#1", "act:conquer:4,2")
+    assert value(game, "you.torcs") == 0
+    assert value(game, "open_center(space_at(4, 2)).holder == none") is True
+
+
+def test_destroying_an_enemy_stronghold(rules: rulecraft.Ruleset) -> None:
+    """ "If you succeed, remove the conquered stronghold token. Now the stronghold is up for
+    grabs ... Losing a stronghold does not entail losing torcs.\""""
+    game = position(
+        rules,
+        {"4,2": {"brigg#1": 0}, "3,5": {"dherghen#1": 1}},
+        zones=stronghold_at(rules, "plain_1#1"),
+        cards={"plain_1#1": {"face_down": False, "fields": {"holder": "@1"}}},
+        dice={"plain": [["blade"]]},
+    )
+    game.arrange(players={1: {"resources": {"torcs": 2}}})
+    play(game, "act:activate:brigg#1")
+    assert "act:conquer:4,2" not in options(game)
+    play(game, "act:destroy:4,2")
+    assert value(game, "open_center(space_at(4, 2)).holder == none") is True
+    assert value(game, "you.torcs", 1) == 2
+
+
+# --------------------------------------------------------------------- objectives
+def test_objective_completed_at_the_start_of_the_turn(rules: rulecraft.Ruleset) -> None:
+    """ "In order to complete an objective, you must have occupied all areas detailed on the
+    objective card at the beginning of your turn ... Once completed, discard the objective
+    and draw a new card from the deck." (Crossroads of Lugh: 3,5 and 4,3, 1 torc.)"""
+    shown = ["obj_crossroads_of_lugh#1", "obj_old_ford#1", "obj_standing_stones#1"]
+    game = position(
+        rules,
+        {"3,5": {"brigg#1": 0}, "4,3": {"iedain#1": 0}, "0,3": {"dherghen#1": 1}},
+        zones={"objectives": {"cards": shown, "others_to": "objective_deck"}},
+        phase="initial",
+    )
+    assert value(game, "you.torcs") == 1
+    assert value(game, "objective_discard.cards") == ["obj_crossroads_of_lugh#1"]
+    assert value(game, "count(objectives)") == 3
+    # "There should always be 3 available objective cards by the game board."
+    assert "obj_crossroads_of_lugh#1" not in value(game, "objectives.cards")
+
+
+def test_objective_needs_every_area(rules: rulecraft.Ruleset) -> None:
+    """ "you must have occupied all areas detailed on the objective card\""""
+    shown = ["obj_crossroads_of_lugh#1", "obj_old_ford#1", "obj_standing_stones#1"]
+    game = position(
+        rules,
+        {"3,5": {"brigg#1": 0}, "0,3": {"dherghen#1": 1}},
+        zones={"objectives": {"cards": shown, "others_to": "objective_deck"}},
+        phase="initial",
+    )
+    assert value(game, "you.torcs") == 0
+    assert value(game, "count(objective_discard)") == 0
+
+
+# --------------------------------------------------------------------- formations
+WEDGE = {"3,1": {"iedain#1": 0}, "3,0": {"brigg#1": 0}, "4,0": {"elathor#1": 0}}
+
+
+def test_wedge_formation_is_declared_in_the_initial_phase(rules: rulecraft.Ruleset) -> None:
+    """ "Formations are comprised of 3 to 5 adventurers deployed across 3 adjacent enemy-free
+    areas. The party's emblem must always be at the center of the formation." Íedain's emblem
+    card shows a wedge (its wings adjacent: 3,0 and 4,0 round 3,1)."""
+    game = position(
+        rules, {**WEDGE, "3,5": {"dherghen#1": 1}}, leaders=("iedain", "dherghen"), phase="initial"
+    )
+    assert value(game, "formation_scheme(you)") == "wedge"
+    assert game.decision is not None and game.decision.prompt.startswith("Initial phase")
+    assert {"act:form:3,0", "act:form:4,0"} <= set(options(game))
+    play(game, "act:form:3,0")
+    assert value(game, "you.formation") == ["s:3,1", "s:3,0", "s:4,0"]
+    assert value(game, "count(units(you) where in_formation(it))") == 3
+
+
+def test_no_formation_with_an_enemy_in_its_areas(rules: rulecraft.Ruleset) -> None:
+    """ "3 adjacent enemy-free areas\""""
+    game = position(
+        rules,
+        {**WEDGE, "4,0": {"elathor#1": 0, "dherghen#1": 1}},
+        leaders=("iedain", "dherghen"),
+        phase="initial",
+    )
+    assert not any(o.startswith("act:form:") for o in options(game))
+
+
+def test_formation_breaks_when_the_emblem_falls(rules: rulecraft.Ruleset) -> None:
+    """ "Automatically, if the emblem is knocked down (for example, during a
+    counterattack).\""""
+    game = position(
+        rules,
+        {**WEDGE, "4,2": {"dherghen#1": 1}},
+        leaders=("iedain", "dherghen"),
+        cards={"iedain#1": {"owner": 0, "side": "wounded", "flags": []}},
+        phase="initial",
+    )
+    play(game, "act:form:3,0")
+    assert len(value(game, "you.formation")) == 3
+    # Dherghen steps into Íedain's area; Íedain (wounded) attacks him, rolls a blank, and
+    # Dherghen's two bonus blocks counterattack: Íedain falls.
+    game.arrange(
+        zones={"3,1": ["dherghen#1"]}, dice={"mountain": [[]], "auxiliary": ["bonus", "bonus"]}
+    )
+    play(game, "act:activate:iedain#1", "act:attack:3,1")
+    assert value(game, "you.leader has fallen") is True
+    assert value(game, "you.formation") == []
+    assert value(game, "you.torcs", 1) == 1
+
+
+def test_enemies_never_take_the_last_slot_of_a_formation_area(rules: rulecraft.Ruleset) -> None:
+    """ "No enemy units can occupy the last capacity slot of a hex with adventurers in
+    formation.\""""
+    game = position(
+        rules,
+        {
+            "3,1": {"iedain#1": 0, "balor#1": 0},
+            "3,0": {"brigg#1": 0},
+            "4,0": {"elathor#1": 0},
+            "4,1": {"dherghen#1": 1},
+        },
+        leaders=("iedain", "dherghen"),
+        phase="initial",
+    )
+    play(game, "act:form:3,0")
+    assert value(game, "room_for(you.next, space_at(3, 1))") is False
+    assert value(game, "room_for(you, space_at(3, 1))") is True
+
+
+# ------------------------------------------------------------------------ the end
+def test_enough_torcs_win(rules: rulecraft.Ruleset) -> None:
+    """ "The first player to gather the number of torcs agreed upon at the beginning of the
+    game wins." (7, as the rulebook recommends for the first games.)"""
+    game = position(
+        rules,
+        {"4,2": {"iedain#1": 0, "bhlagh#1": 1}},
+        cards={"bhlagh#1": {"owner": 1, "side": "wounded", "flags": []}},
+        dice={"plain": [["blade", "blade"], []]},
+    )
+    game.arrange(players={0: {"resources": {"torcs": 6}}})
+    play(game, "act:activate:iedain#1", "act:attack:4,2")
+    assert game.result is not None and game.result.winners == (0,)
+
+
+def test_a_party_all_on_the_ground_loses(rules: rulecraft.Ruleset) -> None:
+    """ "If all adventurers of a given party start a turn on the ground, the player
+    automatically loses ... If at any given moment only one player remains standing, they
+    automatically win the game even if they don't have the most torcs.\""""
+    game = position(
+        rules,
+        {"3,1": {"iedain#1": 0}, "3,5": {"dherghen#1": 1}},
+        cards={"dherghen#1": {"owner": 1, "side": "wounded", "flags": ["fallen"]}},
+    )
+    game.arrange(players={1: {"resources": {"torcs": 5}}})
+    play(game, "act:activate:iedain#1", "act:travel:4,0", "act:finish")
+    assert game.result is not None and game.result.winners == (0,)
+    assert value(game, "you.torcs", 0) == 0
+
+
+# ------------------------------------------------------------------- random games
+@pytest.mark.parametrize("players", [2, 3, 4])
+def test_random_games_end_without_error(rules: rulecraft.Ruleset, players: int) -> None:
+    """A whole game for 2-4 players plays to its end with random choices."""
+    for seed in range(2):
+        game = rules.new_game(seed=seed, players=players)
+        rng = random.Random(seed)
+        for _ in range(game.max_decisions):
+            pending = game.pending_ids()
+            if pending is None:
+                break
+            game.choose(rng.choice(pending[1]))
+        assert game.result is not None and len(game.result.winners) >= 1
