@@ -20,7 +20,6 @@ from rulecraft.interpreter.engine import (
     comp_name,
     controller,
     has_flag,
-    is_comp,
     modified,
     player,
     res_get,
@@ -50,8 +49,36 @@ def player_field(ctx: Ctx, seat: int, field: str) -> Any:
     return ctx.st["res"][seat].get(field, 0)
 
 
+#: The fields every component answers by itself (its place, side, owner...); any other name
+#: is one of its counters, attributes or effects.  Tested once, so a card's own ``cost`` does
+#: not walk the whole chain of comparisons below (the hottest read of card games).
+_COMP_BUILTIN_FIELDS = frozenset(
+    {
+        "id",
+        "def",
+        "kind",
+        "owner",
+        "controller",
+        "zone",
+        "space",
+        "side",
+        "face",
+        "exhausted",
+        "facedown",
+        "name",
+        "position",
+        "used",
+        "x",
+        "y",
+        "terrain",
+    }
+)
+
+
 def comp_field(ctx: Ctx, cid: str, field: str) -> Any:
     comp = ctx.st["comps"][cid]
+    if field not in _COMP_BUILTIN_FIELDS:
+        return _comp_own_field(ctx, cid, comp, field)
     if field == "id":
         return cid
     if field == "def":
@@ -83,6 +110,11 @@ def comp_field(ctx: Ctx, cid: str, field: str) -> Any:
         return any(k.startswith(prefix) for k in ctx.st["used"])
     if field in ("x", "y", "terrain") and comp["z"].startswith("s:"):
         return space_field(ctx, comp["z"], field)
+    return _comp_own_field(ctx, cid, comp, field)
+
+
+def _comp_own_field(ctx: Ctx, cid: str, comp: dict[str, Any], field: str) -> Any:
+    """A component's counter, attribute (modified) or effect named ``field``."""
     counters = comp["c"]
     if field in counters:
         return counters[field]
@@ -148,20 +180,22 @@ def get_field(ctx: Ctx, obj: Any, field: str) -> Any:
     if obj is None:
         return None
     if isinstance(obj, str):
-        if obj.startswith("@"):
+        # One slice tells the sort of id apart (read at every field access of every rule).
+        head = obj[:2]
+        if head[:1] == "@":
             return player_field(ctx, int(obj[1:]), field)
-        if obj.startswith("z:"):
+        if head == "z:":
             return zone_field(ctx, obj, field)
-        if obj.startswith("s:"):
+        if head == "s:":
             return space_field(ctx, obj, field)
-        if obj.startswith("d:"):
+        if head == "d:":
             d = ctx.prog.defs[obj[2:]]
             if field == "name":
                 return d.name
             if field == "kind":
                 return d.kind
             return d.attributes.get(field)
-        if is_comp(obj):
+        if "#" in obj:  # is_comp(obj): the prefixes it excludes are excluded above
             return comp_field(ctx, obj, field)
         raise RuleError(f"{obj!r} has no field {field!r}")
     if isinstance(obj, dict):
