@@ -78,8 +78,10 @@ def test_bots_finish_bundled_ruleset_games(path: Path, tmp_path: Path) -> None:
     ruleset = rulecraft.load(path)
     players = _players(ruleset)
     factory = RulesetGameFactory(str(path), players)
-    # A solo game has one seat: each bot plays it on its own.
-    lineups = [["random", "greedy"]] if players > 1 else [["random"], ["greedy"]]
+    # A solo game has one seat: each bot plays it on its own; a game of 3 or more seats
+    # (Tricks) fills the seats after the greedy one with random bots.
+    mixed = ["random", "greedy"] + ["random"] * (players - 2)
+    lineups = [mixed] if players > 1 else [["random"], ["greedy"]]
     for agents in lineups:
         report = simulate(factory, 3, agents, seed=0, errors_dir=tmp_path)
         assert [e.error for e in report.errors] == []

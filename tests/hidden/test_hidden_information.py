@@ -68,6 +68,9 @@ RULEBOOK_PRIVATE: dict[str, dict[str, str]] = {
     # Tricks (docs/rulesets/tricks.md): "a hand only its owner sees"; the deck and the
     # tricks already played lie face down.
     "tricks": {"deck": "hidden", "taken": "hidden", "hand": "owner"},
+    # Bazaar (docs/rulesets/bazaar.md): decks and the market deck face down, a hand and a
+    # discard pile its owner's.
+    "bazaar": {"deck": "hidden", "market_deck": "hidden", "hand": "owner", "discard": "owner"},
 }
 
 # Endings random play does not reach, each for a reason (checked: listing one that random
