@@ -751,6 +751,79 @@ action safe "Rest":
     assert labels["act:risky"] == "Dig (30.56% hazard)"
 
 
+def test_the_odds_of_each_option_that_would_roll(tmp_path: Path) -> None:
+    """'the REPL's odds answers for the options of the pending decision that would roll
+    (today it says "No roll or test is pending." on games whose rolls never pause)' (issue
+    10). A scavenge die shows a hazard on 1 face of 6: two dice, (5/6)^2 = 69.44% none."""
+    ruleset = make(
+        tmp_path,
+        DICE.replace("actions: [risky, safe]", "actions: [risky, safe, gamble]")
+        + """kinds:
+  card: {}
+zones:
+  pile: {visibility: public, order: ordered}
+components:
+  - {kind: card, zone: pile}
+""",
+        """action risky "Dig":
+    roll 2 scavenge as r
+    gain r.loot gold
+
+action safe "Rest":
+    gain 1 gold
+
+action gamble "Shuffle, then dig":
+    shuffle pile
+    roll (you.gold + 1) scavenge as r
+
+card stone "Stone":
+    copies: 3
+""",
+    )
+    game = ruleset.new_game(seed=1)
+    before = game.to_json()
+    odds = {row.option: row for row in game.option_odds()}
+    assert game.to_json() == before  # each option is tried on a copy
+    assert set(odds) == {"act:risky", "act:gamble"}  # resting rolls nothing
+    risky = odds["act:risky"]
+    assert (risky.label, risky.pool, risky.depends) == ("Dig", "2 scavenge", False)
+    assert risky.symbols == (
+        "hazard: 0 69.44%, 1 27.78%, 2 2.78%",
+        # per die: no loot 3/6, one 2/6, two 1/6; so none of 2 dice is 1/4, four is 1/36
+        "loot: 0 25.00%, 1 33.33%, 2 27.78%, 3 11.11%, 4 2.78%",
+    )
+    assert odds["act:gamble"].depends  # a shuffle drew random numbers first
+
+
+def test_a_tests_branches_read_its_dice(tmp_path: Path) -> None:
+    """'a `test`'s branches cannot read its dice' (issue 10): `test ... as t` names them."""
+    ruleset = make(
+        tmp_path,
+        DICE
+        + """tests:
+  pool: "1 scavenge"
+  success: loot
+""",
+        """action risky "Dig":
+    test luck (1) with 1 scavenge as t:
+        pass:
+            gain t.loot gold
+        fail:
+            gain (t.hazard + 10) gold
+
+action safe "Rest":
+    gain 1 gold
+""",
+    )
+    game = ruleset.new_game(seed=1)
+    game.arrange(dice={"scavenge": [["loot", "loot"], "hazard"]})
+    game.choose("act:risky")
+    assert game.odds() == "Test luck (1) with 2 scavenge: P(pass) = 3/4 (75.0%)"
+    assert game.legal_ids() == ["roll"]
+    game.choose("roll")
+    assert game.evaluate_expr("you.gold", 0) == 2  # both loot faces of the first die
+
+
 # ---------------------------------------------------------------------------- replacement
 def test_a_ruleset_event_can_be_replaced_beforehand(tmp_path: Path) -> None:
     """'Replacement effects on any event, including events a ruleset emits itself ("when you

@@ -318,6 +318,7 @@ def _compound(inner: st.SearchStrategy[ast.Stmt]) -> st.SearchStrategy[ast.Stmt]
             opt_exprs,
             body,
             st.just(()) | body,
+            st.none() | names,
         ),
     )
 

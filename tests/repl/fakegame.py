@@ -254,6 +254,9 @@ class FakeGame:
     def odds(self) -> str | None:
         return "d6 roll of 4+: 1/2 (50.0%)" if self.gambling else None
 
+    def option_odds(self) -> list[Any]:
+        return []  # the fake's roll is a decision of its own: odds() tells it
+
     def to_json(self) -> dict[str, Any]:
         return {
             "ruleset": "fakegame",

@@ -481,3 +481,14 @@ def test_solve_answers_in_one_message_and_leaves_the_game_as_it_was() -> None:
     fake = make_session({0: "human", 1: "human"})
     fake_before = fake.game.to_json()
     assert "Cannot solve" in feed(fake, ["solve"]) and fake.game.to_json() == fake_before
+
+
+def test_odds_answers_for_the_options_that_would_roll() -> None:
+    """'the REPL's odds answers for the options of the pending decision that would roll
+    (today it says "No roll or test is pending." on games whose rolls never pause)'
+    (issue 10). Dig's push rolls three dig dice (one hazard face of six on each)."""
+    session = engine_session("dig", {0: "human", 1: "random"}, seed=3)
+    out = typed(session, ["odds"]).split("seat 1> odds\n", 1)[1]
+    assert "1. Dig on (0.46% to bust): rolls 3 dig" in out
+    assert "   hazard: 0 57.87%, 1 34.72%, 2 6.94%, 3 0.46%" in out
+    assert "No roll or test is pending" not in out

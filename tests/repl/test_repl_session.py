@@ -111,7 +111,7 @@ def test_undo_many() -> None:
 def test_odds_reports_a_pending_roll() -> None:
     session = make_session()
     out = feed(session, ["odds"])
-    assert out.rstrip().endswith("No roll or test is pending.")
+    assert out.rstrip().endswith("No roll or test is pending, and none of your options rolls dice.")
     out = feed(session, ["gamble", "odds"])
     assert out.rstrip().endswith("d6 roll of 4+: 1/2 (50.0%)")
 

@@ -211,13 +211,15 @@ class ChooseOption(Stmt):
 
 @dataclass(frozen=True, slots=True)
 class Test(Stmt):
-    """``test skill (target) [with extra dice]:`` with ``pass:`` and ``fail:`` branches."""
+    """``test skill (target) [with extra dice] [as NAME]:`` with ``pass:`` and ``fail:``
+    branches."""
 
     skill: str
     target: Expr
     extra: Expr | None
     on_pass: tuple[Stmt, ...]
     on_fail: tuple[Stmt, ...]
+    name: str | None = None  # ``as NAME``: the roll, readable in both branches
 
 
 # ---------------------------------------------------------------------------- members

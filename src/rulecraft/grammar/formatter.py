@@ -417,6 +417,8 @@ class _Printer:
             header = f"test {stmt.skill} ({format_expr(stmt.target)})"
             if stmt.extra is not None:
                 header += f" with {format_expr(stmt.extra)}"
+            if stmt.name is not None:
+                header += f" as {stmt.name}"
             self.emit(indent, f"{header}:", line, opens=True)
             pass_line = self.src.next_statement_line(line) if line > 0 else None
             self.block(indent + 1, "pass", pass_line, stmt.on_pass)

@@ -519,6 +519,7 @@ class _Builder(Transformer[Token, Any]):
             self._clause(c, "modifier_dice"),
             self._clause(c, "pass_branch") or (),
             self._clause(c, "fail_branch") or (),
+            None if (name := self._clause(c, "as_")) is None else str(name),
         )
 
     # -- expressions

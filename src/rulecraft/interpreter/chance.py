@@ -7,6 +7,7 @@ result (symbol counts plus the faces shown) is stored as plain data, so replays 
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any
 
@@ -69,10 +70,77 @@ def make_pool(dice: DiceSet | None, amounts: Any, min_dice: int = 0) -> Pool:
     return Pool.of(counts, auto or None)
 
 
+# The key of a throwaway copy's memory under which its rolls are recorded (Game.option_odds
+# plays each option on a copy; a game that is kept never has it).
+PROBE = "probe_rolls"
+
+
+@dataclass(frozen=True, slots=True)
+class RollOdds:
+    """What one option of a decision rolls before the next decision, and the exact chances.
+
+    ``pool`` is the pool as text (``3 dig``); ``symbols`` has one line per symbol the pool
+    can show (``hazard: 0 57.87%, 1 34.72%, 2 6.94%, 3 0.46%``); ``test`` is the chance to
+    pass when the option leads to a ``test``; ``depends`` is true when a random draw (a
+    shuffle, another roll) came first, so the pool itself may vary.
+    """
+
+    option: str
+    label: str
+    pool: str
+    symbols: tuple[str, ...]
+    test: str | None = None
+    depends: bool = False
+
+
+def start_probe(st: dict[str, Any]) -> None:
+    """Record the rolls of this (throwaway) state from now on."""
+    st["mem"][PROBE] = {"rng": list(st["rng"]), "rolls": []}
+
+
+def probed_rolls(st: dict[str, Any]) -> list[dict[str, Any]]:
+    """The rolls recorded since :func:`start_probe`: ``{"pool": amounts, "fresh": bool}``."""
+    probe = st["mem"].get(PROBE)
+    return list(probe["rolls"]) if probe else []
+
+
+def _percent(p: Fraction) -> str:
+    return f"{float(p) * 100:.2f}%"
+
+
+def pool_odds(ctx: Ctx, amounts: Any) -> tuple[str, tuple[str, ...]]:
+    """A pool as text and, per symbol, the exact chance of each count (the range and the
+    mean when more than eight counts are possible).
+
+    >>> from rulecraft.dice import DiceSet
+    >>> from types import SimpleNamespace
+    >>> dice = DiceSet.from_spec({"dig": {"faces": [["gem"], ["hazard"], []]}})
+    >>> ctx = SimpleNamespace(prog=SimpleNamespace(dice=dice, min_dice=0))
+    >>> pool_odds(ctx, {"dig": 2})
+    ('2 dig', ('gem: 0 44.44%, 1 44.44%, 2 11.11%', 'hazard: 0 44.44%, 1 44.44%, 2 11.11%'))
+    """
+    pool = make_pool(ctx.prog.dice, amounts, ctx.prog.min_dice)
+    dist = distribution(pool)
+    lines: list[str] = []
+    for symbol in dist.symbols:
+        rows = dist.at_least_table(symbol)
+        if len(rows) <= 8:
+            cells = ", ".join(f"{k} {_percent(p)}" for k, p, _ in rows)
+        else:
+            mean = float(dist.mean(symbol))
+            cells = f"{rows[0][0]} to {rows[-1][0]}, mean {mean:.2f}"
+        lines.append(f"{symbol}: {cells}")
+    return str(pool), tuple(lines)
+
+
 def roll_pool(ctx: Ctx, amounts: Any) -> dict[str, Any]:
     pool = make_pool(ctx.prog.dice, amounts, ctx.prog.min_dice)
     # Faces queued by an arrangement (a scenario's `setup: dice:`) come first.
     forced = forced_roll(ctx, pool) if ctx.st["mem"].get(NEXT_FACES) else None
+    probe = ctx.st["mem"].get(PROBE)
+    if probe is not None:
+        fresh = forced is None and ctx.st["rng"] == probe["rng"]
+        probe["rolls"].append({"pool": dict(amounts), "fresh": fresh})
     if forced is None:
         result, rng = dice_roll(pool, E.take_rng(ctx))
         E.put_rng(ctx, rng)

@@ -1243,13 +1243,14 @@ class Compiler:
                 s.span,
             )
         fail = [0]
-        code.add(_test(skill, target, extra), s.span)
+        code.add(_test(skill, target, extra, s.name), s.span)
         code.add(_jump_unless(lambda ctx: ctx.loc.get("passed"), fail), s.span)
-        self.block(s.on_pass, code, scope)
+        branches = scope.child(s.name) if s.name is not None else scope
+        self.block(s.on_pass, code, branches)
         end = [0]
         code.add(_jump(end), s.span)
         fail[0] = code.here
-        self.block(s.on_fail, code, scope)
+        self.block(s.on_fail, code, branches)
         end[0] = code.here
         return scope
 

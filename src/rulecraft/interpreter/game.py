@@ -44,6 +44,7 @@ from rulecraft.interpreter.state import (
 
 if TYPE_CHECKING:
     from rulecraft.interpreter.arrange import Arrangement
+    from rulecraft.interpreter.chance import RollOdds
 
 __all__ = [
     "SAVE_FORMAT",
@@ -588,6 +589,40 @@ class Game:
         return (
             f"Test {test['skill']} ({test['target']}) with {dice}: P(pass) = {p} ({float(p):.1%})"
         )
+
+    def option_odds(self) -> list[RollOdds]:
+        """For each option of the pending decision that rolls dice (or starts a ``test``)
+        before the next decision: the pool and the exact chance of every count of each of
+        its symbols (or of passing the test).  Each option is played on a throwaway copy;
+        the game itself does not move.  Options that roll nothing are left out.
+
+        The odds are the deciding seat's to read: the pool is the one the rules would roll
+        from this position, so show them only to that seat.
+        """
+        from rulecraft.interpreter.chance import RollOdds, pool_odds, probed_rolls, start_probe
+
+        decision = self.decision
+        if decision is None:
+            return []
+        out: list[RollOdds] = []
+        for option in decision.options:
+            probe = self.clone()
+            start_probe(probe._st)
+            try:
+                probe.choose(option.id)
+            except RuleError:
+                continue  # the option fails on the copy: no roll to tell
+            test = probe.odds() if probe._st["pending"] is not None else None
+            rolls = probed_rolls(probe._st)
+            if rolls:
+                first = rolls[0]
+                pool, symbols = pool_odds(probe._ctx(), first["pool"])
+                out.append(
+                    RollOdds(option.id, option.label, pool, symbols, None, not first["fresh"])
+                )
+            elif test is not None:
+                out.append(RollOdds(option.id, option.label, "", (), test))
+        return out
 
     # ------------------------------------------------------------------ for bots
     def evaluate(self, seat: int) -> float:

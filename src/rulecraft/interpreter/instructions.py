@@ -1072,7 +1072,7 @@ def _reroll(var: str, cond: ExprFn | None) -> Instr:
     return reroll
 
 
-def _test(skill: str, target: ExprFn, extra: ExprFn | None) -> Instr:
+def _test(skill: str, target: ExprFn, extra: ExprFn | None, var: str | None = None) -> Instr:
     def test(ctx: Ctx) -> None:
         from rulecraft.interpreter.chance import test_pool, test_roll
 
@@ -1083,6 +1083,8 @@ def _test(skill: str, target: ExprFn, extra: ExprFn | None) -> Instr:
             passed, result = test_roll(ctx, pool, need)
             ctx.loc["passed"] = passed
             ctx.loc["roll"] = result
+            if var is not None:  # ``as NAME``: the branches read the dice
+                ctx.loc[var] = result
             E.emit(ctx, "tested", [skill, need, passed])
             return
         seat = _decider(ctx, None)

@@ -53,8 +53,8 @@ CATALOGUE: Mapping[str, Mapping[str, str]] = {
         "de": "was der Bot {agent} wählen würde",
     },
     "help.odds": {
-        "en": "the exact odds of the pending roll or test",
-        "de": "die genauen Chancen des anstehenden Wurfs oder Tests",
+        "en": "the exact odds of the pending roll or test, or of your options' rolls",
+        "de": "die genauen Chancen des anstehenden Wurfs oder Tests oder der Würfe deiner Optionen",
     },
     "help.quit": {"en": "leave the game", "de": "das Spiel verlassen"},
     "help.solve": {
@@ -213,6 +213,15 @@ CATALOGUE: Mapping[str, Mapping[str, str]] = {
     },
     "no_solve": {"en": "Cannot solve here: {reason}", "de": "Hier nicht lösbar: {reason}"},
     "no_roll": {"en": "No roll or test is pending.", "de": "Kein Wurf und kein Test steht an."},
+    "no_roll_options": {
+        "en": "No roll or test is pending, and none of your options rolls dice.",
+        "de": "Kein Wurf und kein Test steht an, und keine deiner Optionen würfelt.",
+    },
+    "rolls": {"en": "rolls {pool}", "de": "würfelt {pool}"},
+    "odds_depend": {
+        "en": "(after a shuffle or another roll: the pool itself may differ)",
+        "de": "(nach einem Mischen oder einem anderen Wurf: der Wurf selbst kann anders sein)",
+    },
 }
 
 #: The languages with a full catalogue.

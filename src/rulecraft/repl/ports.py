@@ -10,6 +10,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any, Protocol
 
+from rulecraft.interpreter.chance import RollOdds
 from rulecraft.interpreter.decision import Decision, Result
 from rulecraft.interpreter.protocols import Agent, GameLike
 from rulecraft.repl.glyphs import GlyphTable
@@ -41,6 +42,8 @@ class PlayableGame(GameLike, Protocol):
     def describe(self, name_or_id: str, seat: int) -> str | None: ...
 
     def odds(self) -> str | None: ...
+
+    def option_odds(self) -> list[RollOdds]: ...
 
 
 class GameSource(Protocol):

@@ -617,7 +617,27 @@ class Session:
 
     def _cmd_odds(self, rest: str) -> None:
         odds = self.game.odds()
-        self.say(odds if odds else self.text("no_roll"))
+        if odds:
+            self.say(odds)
+            return
+        decision = self.game.decision
+        if decision is None or decision.seat != self.viewer:
+            self.say(self.text("no_roll"))  # another seat's options are not ours to test
+            return
+        found = self.game.option_odds()
+        if not found:
+            self.say(self.text("no_roll_options"))
+        for row in found:
+            number = [o.id for o in decision.options].index(row.option) + 1
+            head = f"{number}. {row.label}: "
+            if row.test is not None:
+                self.say(head + row.test)
+                continue
+            self.say(head + self.text("rolls", pool=row.pool))
+            if row.depends:
+                self.say("   " + self.text("odds_depend"))
+            for line in row.symbols:
+                self.say(f"   {line}")
 
     def _cmd_solve(self, rest: str) -> None:
         # The solver (rulecraft.tools.solver) searches as the viewer may: on a copy where
