@@ -29,9 +29,14 @@ def rules() -> rulecraft.Ruleset:
     return rulecraft.load("waylanders")
 
 
-def setup_done(rules: rulecraft.Ruleset, seed: int = 1, players: int = 2) -> Game:
-    """A new game with its setup decisions answered by the first option."""
+def setup_done(
+    rules: rulecraft.Ruleset, seed: int = 1, players: int = 2, mode: str = "Standard game"
+) -> Game:
+    """A new game of the mode whose label starts with ``mode``, its other setup decisions
+    answered by the first option."""
     game = rules.new_game(seed=seed, players=players)
+    assert game.decision is not None and game.decision.prompt == "Choose the game"
+    game.choose(next(o.id for o in game.decision.options if o.label.startswith(mode)))
     while game.decision is not None and game.decision.prompt in SETUP_PROMPTS:
         game.choose(game.pending_ids()[1][0])  # type: ignore[index]
     return game
@@ -44,22 +49,24 @@ def value(game: Game, expr: str, seat: int = 0) -> Any:
 def position(
     rules: rulecraft.Ruleset,
     placement: dict[str, dict[str, int]],
-    leaders: tuple[str, str] = ("brigg", "zaunk"),
-    ap: tuple[int, int] = (4, 3),
+    leaders: tuple[str, ...] = ("brigg", "zaunk"),
+    ap: tuple[int, ...] = (4, 3),
     cards: dict[str, dict[str, Any]] | None = None,
     dice: dict[str, list[Any]] | None = None,
     zones: dict[str, Any] | None = None,
     phase: str = "activation",
+    mode: str = "Standard game",
 ) -> Game:
     """Seat 0's ``phase`` with only the adventurers of ``placement`` on the board.
 
     ``placement`` maps an area to ``{adventurer id: seat}``; ``leaders`` are the two
     parties' emblems (Brigg's shares Healing Apprentices, Zaunk's Uplifting: neither changes a
-    fight)."""
-    game = setup_done(rules)
+    fight). One leader per seat: 4 leaders make a 4-player game."""
+    seats = range(len(leaders))
+    game = setup_done(rules, players=len(leaders), mode=mode)
     on_board = [u for units in placement.values() for u in units]
     drafted = value(game, "game.in_play")
-    emblems = [value(game, "first(you.emblem)", seat) for seat in (0, 1)]
+    emblems = [value(game, "first(you.emblem)", seat) for seat in seats]
     # One arrangement: the rules run after each, and a board without adventurers would
     # end the game.
     game.arrange(
@@ -67,7 +74,7 @@ def position(
             "box": [u for u in drafted if u not in on_board],
             "emblems": emblems,
             **{space: list(units) for space, units in placement.items()},
-            "emblem": {seat: [f"{leaders[seat]}_emblem#1"] for seat in (0, 1)},
+            "emblem": {seat: [f"{leaders[seat]}_emblem#1"] for seat in seats},
             **{
                 zone: list(placement.get(zone, {})) + cards_there
                 if isinstance(cards_there, list)
@@ -89,7 +96,7 @@ def position(
                 "fields": {"leader": f"{leaders[seat]}#1", "formation": []},
                 "flags": [],
             }
-            for seat in (0, 1)
+            for seat in seats
         },
         game={"fields": {"in_play": on_board, "active_adv": None}},
         dice=dice or {},
@@ -156,6 +163,7 @@ def test_the_draft_passes_the_rest_of_the_hand_to_the_left(rules: rulecraft.Rule
     """ "pick one and place it face down on your side of the table. Then, pass the rest of
     your hand to the player on your left.\""""
     game = rules.new_game(seed=4, players=2)
+    game.choose("opt1")  # the standard game
     hands = {seat: set(value(game, "you.hand.cards", seat)) for seat in (0, 1)}
     assert all(len(hand) == 5 for hand in hands.values())
     first = value(game, "seat(active)")
@@ -696,3 +704,178 @@ def test_random_games_end_without_error(rules: rulecraft.Ruleset, players: int) 
                 break
             game.choose(rng.choice(pending[1]))
         assert game.result is not None and len(game.result.winners) >= 1
+
+
+# ---------------------------------------------------------------- special rules
+def test_tempest_goal_and_no_torc_for_conquering(rules: rulecraft.Ruleset) -> None:
+    """Clash of the Tempest: "the goal is to earn 4 victory points plus 2 per player (i.e.,
+    if two of you are playing, you will need 6 points to win ...)" "Additionally, no victory
+    points will be granted for conquering areas, and objective cards won't be used.\""""
+    game = position(
+        rules,
+        {"4,2": {"brigg#1": 0}, "3,5": {"dherghen#1": 1}},
+        zones=stronghold_at(rules, "plain_1#1"),
+        cards={"plain_1#1": {"face_down": False}},
+        dice={"plain": [["blade"]]},
+        mode="Clash of the Tempest",
+    )
+    assert value(game, "game.goal") == 6
+    assert value(game, "count(objectives)") == 0
+    play(game, "act:activate:brigg#1", "act:conquer:4,2")
+    assert value(game, "open_center(space_at(4, 2)).holder == you") is True
+    assert value(game, "you.torcs") == 0
+
+
+def test_tempest_strikes_an_adjacent_tile(rules: rulecraft.Ruleset) -> None:
+    """ "If any of your adventurers are on this tile at the beginning of a turn, you must
+    roll an auxiliary die to invoke the tempest. If you succeed, the storm will strike ...
+    an adjacent tile of your choosing ... For every enemy adventurer that is knocked to the
+    ground, you receive 1 victory point." The storm tile is 4,3."""
+    game = position(
+        rules,
+        {"4,3": {"brigg#1": 0}, "4,2": {"dherghen#1": 1}},
+        cards={"dherghen#1": {"owner": 1, "side": "wounded", "flags": []}},
+        dice={"auxiliary": ["bonus"]},
+        mode="Clash of the Tempest",
+    )
+    game.arrange(active=0, phase="initial")
+    assert game.decision is not None and game.decision.prompt == "The tempest strikes which tile?"
+    game.choose(next(o.id for o in game.decision.options if o.label == "4,2"))
+    assert value(game, "you.torcs") == 1
+    assert value(game, "first(units(you.next)) has fallen") is True
+
+
+def test_the_empty_face_strikes_the_storm_tile(rules: rulecraft.Ruleset) -> None:
+    """ "If, however, you roll the empty face of the die, the storm will strike the special
+    tile" ("The event card icon during a tempest roll is ignored").\""""
+    game = position(
+        rules,
+        {"4,3": {"brigg#1": 0}, "4,2": {"dherghen#1": 1}},
+        dice={"auxiliary": ["event"]},
+        mode="Clash of the Tempest",
+    )
+    game.arrange(active=0, phase="initial")
+    assert value(game, "you.leader.side") == "wounded"
+    assert value(game, "you.torcs") == 0
+
+
+def test_swamps_cost_forest_plus_mountain(rules: rulecraft.Ruleset) -> None:
+    """The Marshlands: "In order to move across swamp tiles, you must add your adventurer's
+    forest and mountain terrain action points." "swamps may not be conquered, which means
+    area center tokens can't be placed on these tiles". (Swamps: 3,2, 2,3, 3,5 and 6,2.)"""
+    game = position(
+        rules,
+        {
+            "4,2": {"brigg#1": 0},
+            "0,3": {"dherghen#1": 1},
+            "6,0": {"zaunk#1": 2},
+            "0,6": {"ao#1": 3},
+        },
+        leaders=("brigg", "dherghen", "zaunk", "ao"),
+        ap=(4, 3, 2, 1),
+        mode="The Marshlands",
+    )
+    assert value(game, "game.goal") == 10
+    assert value(game, "move_cost(you.leader, space_at(3, 2))") == 2  # Brigg: forest 1 + mountain 1
+    assert value(game, "count(spaces where is_swamp(it) > 0 and any(centers_at(it)))") == 0
+    assert value(game, "count(spaces where is_swamp(it) > 0)") == 4
+
+
+def test_lone_adventurers_in_the_forest_are_ambushed(rules: rulecraft.Ruleset) -> None:
+    """ "At the end of each turn, all lone adventurers who find themselves in the forest or
+    the swamps will face a surprise attack dealt with two auxiliary dice ... No victory
+    points are awarded for knock-downs in this attack.\""""
+    game = position(
+        rules,
+        {
+            "5,0": {"iedain#1": 0},
+            "0,3": {"dherghen#1": 1},
+            "6,0": {"zaunk#1": 2},
+            "0,6": {"ao#1": 3},
+        },
+        leaders=("iedain", "dherghen", "zaunk", "ao"),
+        ap=(4, 3, 2, 1),
+        cards={"iedain#1": {"owner": 0, "side": "wounded", "flags": []}},
+        dice={"auxiliary": ["bonus", "bonus", "event"]},
+        mode="The Marshlands",
+    )
+    game.arrange(players={0: {"resources": {"used": 1}}})
+    play(game, "act:finish")
+    assert value(game, "you.leader has fallen", 0) is True
+    assert value(game, "sum(players.torcs)") == 0
+
+
+def test_river_tiles_hold_one_and_never_block_sight(rules: rulecraft.Ruleset) -> None:
+    """The Riverbank: "River tiles only have capacity for one adventurer at a time." "No
+    obstacles block the line of vision on river tiles." (The river: 3,1 to 3,5; 3,3 keeps
+    its rock.)"""
+    game = position(rules, {"2,3": {"brigg#1": 0}, "4,2": {"dherghen#1": 1}}, mode="The Riverbank")
+    assert value(game, "capacity(space_at(3, 2))") == 1
+    assert value(game, "capacity(space_at(3, 3))") == 1
+    assert value(game, "sees(space_at(2, 3), space_at(4, 2))") is True
+    # "The game is played without objective cards or victory points, so no areas can be
+    # conquered."
+    assert value(game, "count(spaces where any(centers_at(it)))") == 0
+    assert value(game, "count(objectives)") == 0
+
+
+def test_river_ends_after_twelve_knock_downs(rules: rulecraft.Ruleset) -> None:
+    """ "The game ends when 12 adventurers have been knocked down ... At that moment, the
+    player with most adventurers on the enemy's side of the river wins.\""""
+    game = position(
+        rules,
+        {"4,2": {"iedain#1": 0, "bhlagh#1": 1}, "5,2": {"brigg#1": 0}, "1,4": {"dherghen#1": 1}},
+        cards={"bhlagh#1": {"owner": 1, "side": "wounded", "flags": []}},
+        dice={"plain": [["blade", "blade"], []]},
+        mode="The Riverbank",
+    )
+    game.arrange(
+        game={"fields": {"falls": 11}},
+        players={0: {"fields": {"home": "s:0,3"}}, 1: {"fields": {"home": "s:6,3"}}},
+    )
+    play(game, "act:activate:iedain#1", "act:attack:4,2")
+    assert game.result is not None and game.result.winners == (0,)
+    assert value(game, "you.torcs", 0) == 0
+
+
+def test_two_vs_two_allies_share_torcs(rules: rulecraft.Ruleset) -> None:
+    """2 vs. 2: "Each player must sit facing their ally" "Allied players share victory
+    points." "Adventurers can lift or heal allies just like they would with a party
+    member.\""""
+    game = position(
+        rules,
+        {"4,2": {"iedain#1": 0, "zaunk#1": 2}, "0,3": {"dherghen#1": 1}, "0,6": {"ao#1": 3}},
+        leaders=("iedain", "dherghen", "zaunk", "ao"),
+        ap=(4, 3, 2, 1),
+        cards={"zaunk#1": {"owner": 2, "side": "wounded", "flags": ["fallen"]}},
+        mode="2 vs 2",
+    )
+    assert value(game, "friends(you, first(players where seat(it) == 2))") is True
+    assert value(game, "friends(you, first(players where seat(it) == 1))") is False
+    assert value(game, "count(foes_at(you, space_at(4, 2)))") == 0
+    play(game, "act:activate:iedain#1")
+    assert "act:lift:zaunk#1" in options(game)
+    game.arrange(players={0: {"resources": {"torcs": 3}}, 2: {"resources": {"torcs": 4}}})
+    assert game.result is not None and set(game.result.winners) == {0, 2}
+
+
+def test_two_vs_two_emblems_need_appointing(rules: rulecraft.Ruleset) -> None:
+    """ "At the beginning of the game, both emblem cards will be placed face down on the
+    table. A player can appoint their emblem by spending one action point.\""""
+    game = position(
+        rules,
+        {
+            "4,2": {"iedain#1": 0},
+            "0,3": {"dherghen#1": 1},
+            "6,0": {"zaunk#1": 2},
+            "0,6": {"ao#1": 3},
+        },
+        leaders=("iedain", "dherghen", "zaunk", "ao"),
+        ap=(4, 3, 2, 1),
+        mode="2 vs 2",
+    )
+    assert value(game, "commands(you)") is False
+    play(game, "act:appoint")
+    assert value(game, "commands(you)") is True
+    assert value(game, "you.ap") == 3
+    assert "act:appoint" not in options(game)
