@@ -4,10 +4,12 @@ OpenSpiel's own algorithms."""
 from __future__ import annotations
 
 import pickle
+from pathlib import Path
 
 import numpy as np
 import pyspiel
 import pytest
+from tests.envs.bidding import write_bidding
 
 from rulecraft.interpreter.game import bundled_names
 from rulecraft.openspiel import register
@@ -80,6 +82,16 @@ def test_a_decision_without_randomness_has_no_chance_node() -> None:
     state.apply_action(state.legal_actions()[0])
     assert not state.is_chance_node() and state.current_player() == 1
     assert game.max_game_length() == 2 * 9 + 1
+
+
+def test_a_game_at_its_decision_limit_ends_as_a_draw(tmp_path: Path) -> None:
+    game = pyspiel.load_game(register(str(write_bidding(tmp_path))))
+    state = game.new_initial_state()
+    state.apply_action(0)
+    for _ in range(4):
+        assert not state.is_terminal()
+        state.apply_action(state.legal_actions()[0])
+    assert state.is_terminal() and state.returns() == [0.0, 0.0]
 
 
 def test_information_hides_the_other_hand() -> None:

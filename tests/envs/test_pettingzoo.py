@@ -10,6 +10,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 from pettingzoo.test import api_test
+from tests.envs.bidding import write_bidding
 
 import rulecraft
 from rulecraft.envs.actions import ActionCollision, ActionIndex
@@ -236,21 +237,22 @@ def test_environments_doc_table_is_true(name: str, actions: str, floats: str) ->
 def test_an_action_over_numbers_is_in_the_vocabulary(tmp_path: Path) -> None:
     """An action over numbers (range(0, 8): 0 to 8, both ends) has vocabulary numbers, not
     hashed ones (a trick-taking ruleset's bids 0-8 all fell in the hashed tail)."""
-    (tmp_path / "ruleset.yaml").write_text(
-        "rulecraft: 1\nname: bidding\ntitle: {en: Bidding}\nversion: '1.0'\n"
-        "players: {min: 2, max: 2}\nfiles: [rules.rcl]\n"
-        "flow:\n  phases:\n    - name: bid\n      actions: [bid]\n      max: 1\n"
-        "      mandatory: true\nlimits: {max_decisions: 4}\n",
-        encoding="utf-8",
-    )
-    (tmp_path / "rules.rcl").write_text(
-        'action bid "Bid {n}" for n in range(0, 8):\n    say "{you} bids {n}."\n',
-        encoding="utf-8",
-    )
-    ruleset = rulecraft.load(str(tmp_path))
+    ruleset = rulecraft.load(str(write_bidding(tmp_path)))
     index = ActionIndex.for_ruleset(ruleset)
     offered = ruleset.new_game(seed=1).legal_ids()
     assert offered == [f"act:bid:{n}" for n in range(9)]
     numbers = index.legal(offered)
     assert all(number < len(index.vocabulary) for number in numbers)
     assert len(set(numbers)) == 9
+
+
+def test_a_game_at_its_decision_limit_is_truncated(tmp_path: Path) -> None:
+    e = env(str(write_bidding(tmp_path)), seed=2)
+    e.reset()
+    for _ in range(4):
+        assert not any(e.truncations.values())
+        _, _, _, _, info = e.last()
+        e.step(next(iter(info["actions"])))
+    assert e.truncations == {"player_1": True, "player_2": True}
+    assert e.terminations == {"player_1": False, "player_2": False}
+    assert e.rewards == {"player_1": 0.0, "player_2": 0.0}
