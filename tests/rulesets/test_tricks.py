@@ -15,6 +15,7 @@ from rulecraft.interpreter.game import Game
 
 DRAW_LINE = re.compile(r"^Player (\d) draws (.+)$")
 PLAY_LINE = re.compile(r"^Player (\d): Play: (.+)$")
+TAKES_LINE = re.compile(r"^Player (\d) takes the trick with ")
 SECRET_ZONES = ("z:deck", "z:taken")
 
 
@@ -85,7 +86,7 @@ def test_the_trump_card_is_shown_to_every_seat() -> None:
     """The dealer's last card is turned up: every seat's view shows it in the dealer's hand,
     and only that card of the hand."""
     game = rulecraft.load("tricks").new_game(seed=2, players=4)
-    dealer = game.evaluate_expr("seat(game.opener.previous)")
+    dealer = game.evaluate_expr("seat(start_player.previous)")
     trump_card = game.state["zones"][f"z:hand@{dealer}"][-1]
     assert game.evaluate_expr("game.trump") == trump_card.split("_")[0]
     for seat in range(4):
@@ -106,9 +107,9 @@ def test_the_owner_reads_its_own_cards() -> None:
     assert any(line.startswith("Player 1 draws ") and "a card" not in line for line in own)
     game.arrange(
         zones={"hand": {0: {"cards": ["ash_5#1", "coal_2#1"], "others_to": "deck"}}},
-        game={"fields": {"stage": "playing", "trump": "dust"}},
+        game={"fields": {"trump": "dust"}},
         active=0,
-        phase="turn",
+        phase="play",
     )
     assert game.decision is not None
     labels = [o.label for o in game.decision.options]
@@ -118,3 +119,30 @@ def test_the_owner_reads_its_own_cards() -> None:
     assert any(line.startswith("Player 1: Play: hidden card") for line in game.log_for(1)), (
         game.log_for(1)[-3:]
     )
+
+
+def test_a_hand_is_a_round_of_stages() -> None:
+    """Issue 10: 'a round made of stages that repeat (deal, bid, then tricks until hands are
+    empty, then score) without a numeric stage variable'.  Every round is one hand: each
+    player bids once from the opener on, then 9 tricks, the first led by the opener and each
+    next one by the taker of the last; the opener moves one seat on every hand."""
+    game = rulecraft.load("tricks").new_game(seed=7, players=4)
+    chooser = random.Random(7)
+    turns: list[tuple[int, str, int]] = []
+    leaders: list[int] = []
+    while game.decision is not None:
+        view = game.view(0)
+        turns.append((view["round"], view["phase"], game.decision.seat))
+        if view["phase"] == "play" and not game.state["zones"]["z:trick"]:
+            leaders.append(game.decision.seat)
+        game.choose(chooser.choice(game.decision.options).id)
+    takers = [int(m.group(1)) - 1 for m in map(TAKES_LINE.match, game.log) if m]
+    assert [r for r, _, _ in turns] == [r for r in (1, 2, 3) for _ in range(40)]
+    openers = [turns[40 * hand][2] for hand in range(3)]
+    assert openers[1] == (openers[0] + 1) % 4 and openers[2] == (openers[0] + 2) % 4
+    for hand, opener in enumerate(openers):
+        bids = turns[40 * hand : 40 * hand + 4]
+        assert bids == [(hand + 1, "bid", (opener + k) % 4) for k in range(4)]
+        assert leaders[9 * hand] == opener
+        assert leaders[9 * hand + 1 : 9 * hand + 9] == takers[9 * hand : 9 * hand + 8]
+    assert len(takers) == 27
