@@ -14,6 +14,7 @@ from typing import Any
 from rulecraft.diagnostics import Diagnostic, Severity, Span
 from rulecraft.grammar import ast
 from rulecraft.grammar.parser import parse_expression, parse_snippet
+from rulecraft.interpreter import codegen
 from rulecraft.interpreter import engine as E
 from rulecraft.interpreter.builtins import BUILTINS, bounded, get_field, multiply
 from rulecraft.interpreter.fields import FieldRead, catalogue, static_kind
@@ -212,6 +213,7 @@ class Compiler:
         self.goto_targets: list[tuple[int, Span, str]] = []
         self.before_events: set[str] = set()
         self.define_fns: dict[str, ExprFn] = {}
+        self._generating = False  # compiling the closures of an expression codegen writes
         self.effect_routines: dict[str, int] = {}
         self.events_emitted: set[str] = set()
         self.events_listened: list[tuple[str, Span]] = []
@@ -584,6 +586,38 @@ class Compiler:
         )
 
     def expr(self, e: ast.Expr, scope: Scope) -> ExprFn:
+        """``e`` as a function of the context: one generated Python function where
+        :mod:`codegen` covers the expression (the conditions of legal-move generation, mostly),
+        else a tree of closures.  The closures are compiled in any case: they report the
+        expression's problems and fill the tables the validators read."""
+        if self._generating or not isinstance(e, codegen.GENERATED_ROOTS):
+            return self.closure_expr(e, scope)
+        generated = codegen.plan(self, e, scope)
+        if generated is None:
+            return self.closure_expr(e, scope)
+        reported = len(self.diags)
+        self._generating = True
+        try:
+            closures = self.closure_expr(e, scope)
+        finally:
+            self._generating = False
+        if len(self.diags) > reported:
+            return closures  # a problem to report: the program will not run anyway
+        return codegen.build(self, generated)
+
+    def silent_expr(self, e: ast.Expr, scope: Scope) -> ExprFn:
+        """:meth:`expr` for a part of an expression already compiled (and reported on):
+        its diagnostics and field reads are not recorded twice."""
+        marks = len(self.diags), len(self.field_reads), len(self.flags_tested)
+        try:
+            return self.expr(e, scope)
+        finally:
+            del self.diags[marks[0] :]
+            del self.field_reads[marks[1] :]
+            del self.flags_tested[marks[2] :]
+
+    def closure_expr(self, e: ast.Expr, scope: Scope) -> ExprFn:
+        """``e`` as a tree of closures, one per node."""
         if isinstance(e, ast.Const):
             v = e.value
             if isinstance(v, int) and not isinstance(v, bool) and abs(v) > 2**31:

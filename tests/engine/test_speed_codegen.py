@@ -1,0 +1,129 @@
+"""Generated expressions (interpreter/codegen.py) do what the closures do, faster.
+
+Issue 11: "``spaces where open(it)`` runs a user ``define`` on all 42 spaces, each call
+building a dict of locals inside try/finally".  Connect Four's legal moves are now one
+generated Python function with ``open`` inlined; every generated expression must give the
+value its closures give, in every position (the record hashes test the games as a whole).
+No timings here: speed is measured in bench/bench_engine.py.
+"""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+import pytest
+
+import rulecraft
+from rulecraft.interpreter import codegen
+
+CONNECT4 = [
+    "spaces where open(it)",
+    "count(spaces where open(it) and it.x > 2)",
+    "spaces where it.y == 5 and not empty(it)",
+    "(spaces where open(it)) + (spaces where it.x == 0)",
+    "spaces where space_at(it.x, it.y) == it",
+    "spaces where open(space_at(it.x, 5))",
+    "count(spaces where not open(it)) / 2 + count(spaces where open(it)) % 4",
+    "count(spaces where it.x in [1, 3] and open(it)) - 1",
+    "spaces where open(it) and in_a_row(you, 3)",
+]
+RADLANDS = [
+    "you.people where not protected(it)",
+    "targets_of(opponent)",
+    "count(you.camps where alive(it))",
+    "you.hand where it.kind == person and it.cost <= you.water",
+    "strength(you) - strength(opponent)",
+    "count(opponent.camps where it has destroyed or it has damaged)",
+]
+
+
+def positions(name: str, games: int = 3, every: int = 3) -> list[rulecraft.Game]:
+    """Positions of a few seeded random games, every few decisions."""
+    ruleset = rulecraft.load(name)
+    out = []
+    for seed in range(games):
+        game = ruleset.new_game(seed=seed)
+        rng = random.Random(seed)
+        n = 0
+        while game.result is None and n < 400:
+            if n % every == 0:
+                out.append(game.clone())
+            game.choose(rng.choice(game.legal_ids()))
+            n += 1
+    return out
+
+
+def values(games: list[rulecraft.Game], text: str) -> list[Any]:
+    return [g.evaluate_expr(text, seat) for g in games for seat in (0, 1)]
+
+
+@pytest.mark.parametrize(("name", "texts"), [("connect4", CONNECT4), ("radlands", RADLANDS)])
+def test_generated_expressions_give_what_the_closures_give(
+    name: str, texts: list[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    games = positions(name)
+    built: list[str] = []
+    real_build = codegen.build
+
+    def counting_build(compiler: Any, plan: codegen.Plan) -> Any:
+        built.append(plan.source)
+        return real_build(compiler, plan)
+
+    monkeypatch.setattr(codegen, "build", counting_build)
+    generated = {}
+    for text in texts:
+        before = len(built)
+        generated[text] = values(games, text)
+        assert len(built) > before, f"nothing generated for {text!r}"
+    monkeypatch.setattr(codegen, "plan", lambda *args: None)
+    for text in texts:
+        assert values(games, text) == generated[text], text
+
+
+def test_connect_four_legal_moves_are_one_function_with_the_define_inlined() -> None:
+    program = rulecraft.load("connect4").program
+    collection = program.actions["drop"].for_collection
+    source = getattr(collection, "__rulecraft_source__", None)
+    assert source is not None, "the drop action's collection is not generated"
+    # one comprehension over the spaces, open(it) written in place: no call of a definition
+    assert source.count(" for ") == 1
+    assert "define" not in source and "_f" not in source
+
+
+RECURSIVE_MANIFEST = """\
+rulecraft: 1
+name: countdown
+version: '1'
+players: {min: 1, max: 1}
+files: [rules.rcl]
+flow:
+  phases:
+    - name: wait
+      actions: [wait]
+      max: 1
+      mandatory: true
+"""
+RECURSIVE_RULES = """\
+define down(n) = n > 0 and down(n - 1)
+define rise(n) = n <= 0 or rise(n - 1)
+define both(n) = rise(n) and not down(n)
+
+action wait "Wait":
+    win
+"""
+
+
+def test_a_definition_that_calls_itself_is_called_not_inlined(
+    tmp_path: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Inlining a recursive definition would never end: the ruleset still compiles, the
+    recursion runs as calls and gives what the closures give."""
+    (tmp_path / "ruleset.yaml").write_text(RECURSIVE_MANIFEST, encoding="utf-8")
+    (tmp_path / "rules.rcl").write_text(RECURSIVE_RULES, encoding="utf-8")
+    game = rulecraft.load(tmp_path).new_game(seed=0)
+    texts = ["both(5)", "rise(3) and down(2) or rise(1)", "down(4) or count([1, 2]) > 1"]
+    generated = [game.evaluate_expr(t) for t in texts]
+    assert generated == [True, True, True]
+    monkeypatch.setattr(codegen, "plan", lambda *args: None)
+    assert [game.evaluate_expr(t) for t in texts] == generated
