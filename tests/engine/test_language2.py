@@ -1132,3 +1132,57 @@ def test_stages_are_checked(tmp_path: Path) -> None:
     assert found == [("RC256", "phase 'bid' is also a phase of stage 'bidding'")]
     unknown = STAGES.replace('repeat_while: "count(you.hand) > 0"', 'repeat_while: "you.hnad"')
     assert any(c == "RC250" for c, _, _ in codes(tmp_path, unknown, STAGE_RULES))
+
+
+# ---------------------------------------------------------------------------- mixed cards
+MIXED = """rulecraft: 1
+name: t
+players: {min: 2, max: 2}
+kinds:
+  card: {attributes: {coins: number}}
+zones:
+  hand: {per: player, visibility: owner}
+resources:
+  gold: {per: player, start: 0}
+components:
+  - {kind: card, zone: hand}
+""" + ONE_ACTION.replace("[act]", "[count_coins]")
+
+
+def test_a_sum_over_cards_some_without_the_number_is_a_sum(tmp_path: Path) -> None:
+    """'`sum(you.hand.coins)` where some cards have no `coins` crashes at run time with a
+    Python TypeError' (issue 10): a declared number a card does not give is 0, and a zone's
+    field is that field of each of its cards, as a list's is."""
+    ruleset = make(
+        tmp_path,
+        MIXED,
+        """action count_coins "Count":
+    gain sum(you.hand.coins) gold
+
+card copper "Copper":
+    copies: 2
+    coins: 1
+
+card estate "Estate":
+    copies: 2
+""",
+    )
+    game = ruleset.new_game(seed=1)
+    assert sorted(game.evaluate_expr("you.hand.coins", 0)) == [0, 0, 1, 1]
+    game.choose("act:count_coins")
+    assert game.evaluate_expr("you.gold", 0) == 2
+
+
+def test_a_problem_inside_a_label_is_located_at_its_statement(tmp_path: Path) -> None:
+    """A label's `{...}` naming an unknown function was reported at '<text>:1:1' (outside
+    the ruleset) instead of in the .rcl file."""
+    found = codes(
+        tmp_path,
+        MIXED,
+        """action count_coins "Count {site_name(you)}":
+    gain 1 gold
+""",
+    )
+    assert ("RC201", 1, "unknown function 'site_name'") in found
+    report = check_ruleset(tmp_path)
+    assert all(d.span.file.endswith((".rcl", ".yaml")) for d in report.diagnostics)

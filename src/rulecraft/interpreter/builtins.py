@@ -172,7 +172,8 @@ def zone_field(ctx: Ctx, key: str, field: str) -> Any:
         return None if o is None else player(o)
     if field == "name":
         return zone_name(key)
-    raise RuleError(f"a zone has no field {field!r}")
+    # any other field is that field of every card in it, as for a list (sum(you.hand.coins))
+    return [get_field(ctx, cid, field) for cid in pile]
 
 
 def get_field(ctx: Ctx, obj: Any, field: str) -> Any:

@@ -755,10 +755,14 @@ class Compiler:
         self.error("RC204", "this expression is not supported here", e.span)
         return lambda ctx: None
 
-    def text_value(self, text: ast.Text, scope: Scope | None = None) -> Any:
-        """A prompt or label: its translations, or a function when it interpolates."""
+    def text_value(
+        self, text: ast.Text, scope: Scope | None = None, span: Span | None = None
+    ) -> Any:
+        """A prompt or label: its translations, or a function when it interpolates (its
+        problems located at ``span``, the statement or member that shows it)."""
         if "{" in text.default or any("{" in t for _, t in text.translations):
-            return self.interpolated(ast.TextLit(NOWHERE_SPAN, text), scope or self.scope_now)
+            where = span or NOWHERE_SPAN
+            return self.interpolated(ast.TextLit(where, text), scope or self.scope_now)
         return text.as_dict()
 
     def interpolated(self, e: ast.TextLit, scope: Scope) -> ExprFn:
@@ -1222,7 +1226,7 @@ class Compiler:
         coll = self.expr(s.collection, scope)
         count = self.expr(s.count, scope) if s.count is not None else None
         who, policy = self.chooser_fn(s.chooser, scope)
-        prompt = self.text_value(s.prompt) if s.prompt else {"": f"Choose {s.var}"}
+        prompt = self.text_value(s.prompt, None, s.span) if s.prompt else {"": f"Choose {s.var}"}
         skip = [0]
         code.add(
             _choose(coll, count, s.up_to, who, policy, prompt, s.var, self.fresh("sel"), skip),
@@ -1244,7 +1248,7 @@ class Compiler:
         who, policy = self.chooser_fn(chooser, scope)
         self.scope_now = scope
         conds = [self.expr(c, scope) if c is not None else None for _, c, _, _ in opts]
-        labels = [self.text_value(t) for t, _, _, _ in opts]
+        labels = [self.text_value(t, None, span) for t, _, _, _ in opts]
         starts: list[int] = [0] * len(opts)
         end = [0]
         code.add(
@@ -1253,7 +1257,7 @@ class Compiler:
                 conds,
                 who,
                 policy,
-                self.text_value(prompt) if prompt else {"": "Choose"},
+                self.text_value(prompt, None, span) if prompt else {"": "Choose"},
                 starts,
                 end,
             ),
@@ -1792,15 +1796,16 @@ class Compiler:
 
             members(comp.members, None, attrs)
             for aname, typ in declared.items():
-                if (
-                    aname not in attrs
-                    and aname not in dynamic
-                    and aname not in effects
-                    and typ.endswith("!")
-                ):
+                if aname in attrs or aname in dynamic or aname in effects:
+                    continue
+                if typ.endswith("!"):
                     self.error(
                         "RC213", f"{comp.kind} {cid!r} needs the attribute {aname!r}", comp.span
                     )
+                elif typ == "number":
+                    # a declared number the card does not give is 0, so sums and
+                    # comparisons over mixed cards need no guard (sum(you.hand.coins))
+                    attrs[aname] = 0
             if ability_list:
                 abilities[cid] = ability_list
             defs[cid] = ComponentDef(
@@ -1861,7 +1866,7 @@ class Compiler:
         routine_code = _Code(f"{owner or 'rule'}.{mem.timing}.{mem.event}")
         if mem.optional:
             skip = [0]
-            question = self.text_value(mem.prompt, scope) if mem.prompt else None
+            question = self.text_value(mem.prompt, scope, mem.span) if mem.prompt else None
             routine_code.add(_optional(skip, question), mem.span)
             self.block(mem.body, routine_code, scope)
             skip[0] = routine_code.here
@@ -1922,7 +1927,7 @@ class Compiler:
                 self._check_unit(unit, (_unit_span(a.cost, unit) if a.cost else None) or a.span)
             out[name] = ActionSpec(
                 name=name,
-                label=self.text_value(a.label, scope) if a.label else {"": name},
+                label=self.text_value(a.label, scope, a.span) if a.label else {"": name},
                 for_var=a.for_var,
                 for_collection=coll,
                 cost=cost,
