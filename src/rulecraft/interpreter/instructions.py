@@ -500,8 +500,12 @@ def _ability_options(ctx: Ctx, seat: int) -> list[list[Any]]:
     used = st["used"]
     you = E.player(seat)
     ability_zones = prog.ability_zones
+    comps = st["comps"]
+    all_abilities = prog.abilities
     for key, pile in st["zones"].items():
-        if key.startswith("z:"):
+        if not pile:
+            continue
+        if key[:2] == "z:":
             if E.zone_owner(key) not in (seat, None):
                 continue
             where = E.zone_name(key)
@@ -510,8 +514,8 @@ def _ability_options(ctx: Ctx, seat: int) -> list[list[Any]]:
         if where not in ability_zones:
             continue  # no kind uses abilities here: skip its cards unread
         for cid in pile:
-            comp = st["comps"][cid]
-            abilities = prog.abilities.get(comp["d"])
+            comp = comps[cid]
+            abilities = all_abilities.get(comp["d"])
             if not abilities:
                 continue
             kind = prog.kinds.get(prog.defs[comp["d"]].kind)
