@@ -29,6 +29,8 @@ BASICS = (
 )
 WREN = "opt2"  # "Wren, the Bowmaster": 2 health, 2 strength, 2 range
 BRAND = "opt1"  # "Sir Brand, the Knight": 4 health, 2 strength, 1 range
+STANDARD = "opt1"  # "Which game?": a standard game (opt2: a campaign)
+CAMPAIGN = "opt2"
 
 
 @pytest.fixture(scope="module")
@@ -46,20 +48,26 @@ def start(
     hero: str = WREN,
     pieces: dict[str, list[str]] | None = None,
     foes: list[str] | None = None,
+    last_stage: bool = False,
 ) -> Game:
     """A game at the plan of ``stage`` (its first stage), with the five basic cards above.
 
     With ``foes``, Stage 1-1's three goblins leave and only the enemies listed (placed by
-    ``pieces``) stand on the stage: a bare board for one rule at a time."""
+    ``pieces``) stand on the stage: a bare board for one rule at a time. With
+    ``last_stage``, the stage deck holds that stage alone (the boss stage ends a deck)."""
     game = rules.new_game(seed=1)
+    deck: Any = [f"{stage}#1"]
+    if last_stage:
+        deck = {"cards": deck, "others_to": "stage_box"}
     game.arrange(
         zones={
-            "stage_deck": [f"{stage}#1"],
+            "stage_deck": deck,
             "display": {"cards": list(BASICS), "others_to": "draw_pile"},
         },
         cards={f"{stage}#1": {"side": side}},
     )
     game.choose(hero)
+    game.choose(STANDARD)
     zones: dict[str, list[str]] = {}
     if foes is not None:
         zones["enemy_pool"] = list(STAGE_01_FOES)
@@ -337,3 +345,152 @@ def test_a_new_game_solves_to_the_end_of_its_first_plan(rules: rulecraft.Ruleset
     assert result.reachable
     assert result.end == "plan executed"
     assert result.line[-1] == EXECUTE_ID
+
+
+# ---------------------------------------------------------------------------- campaign mode
+
+
+def test_a_campaign_starts_with_a_level_1_boss_the_player_picks(rules: rulecraft.Ruleset) -> None:
+    """Campaign Mode: "Set the game up using the Campaign Boss Stage you are currently on -
+    you will face these numbered Bosses going in order from 1 to 8 (select any Level 1 Boss
+    for your first game). Find your current Boss, place it face up, and add 9 standard Stage
+    Cards on top of it as usual.\""""
+    game = rules.new_game(seed=5)
+    game.choose(WREN)
+    assert game.decision is not None and game.decision.prompt == "Which game?"
+    game.choose(CAMPAIGN)
+    assert game.decision is not None
+    assert game.decision.prompt == "Your first campaign boss"
+    assert sorted(game.legal_ids()) == ["boss_1a#1", "boss_1b#1", "boss_1c#1"]
+    game.choose("boss_1b#1")
+    assert value(game, "you.campaign") == 1
+    # The stage deck: the chosen boss at the bottom, first side up, under 9 standard stages
+    # (one of them is revealed already).
+    assert value(game, "first(stage_deck) == first(boss_1b)")
+    assert value(game, "first(boss_1b).side") == "normal"
+    assert value(game, "count(stage_deck where not it.boss) + count(current)") == 9
+    assert value(game, "count(stage_deck where it.boss)") == 1
+
+
+def beat_the_boss(rules: rulecraft.Ruleset, boss: str, campaign: int) -> Game:
+    """A standard game whose first stage is ``boss`` (normal side), played as campaign game
+    ``campaign`` (0: a standard game), its levers flipped by the recorded plan and executed."""
+    game = start(rules, stage=boss, last_stage=True)
+    game.arrange(players={0: {"fields": {"campaign": campaign}}})
+    play(game, *PLANS["plans"][f"{boss}:normal"])
+    return game
+
+
+def test_a_standard_game_is_won_by_its_level_1_boss(rules: rulecraft.Ruleset) -> None:
+    """Game End: "You reach the Boss Stage and manage to Execute a plan that successfully
+    flips all Levers on the Stage without your Hero running out of Health - YOU WIN!\""""
+    game = beat_the_boss(rules, "boss_1a", 0)
+    assert game.result is not None and game.result.winners == (0,)
+
+
+def test_a_campaign_goes_on_after_boss_1_with_a_special_item(rules: rulecraft.Ruleset) -> None:
+    """Campaign Mode, "At the end of each successful Campaign Game": "1. Reset all tracks on
+    your Hero Card to their starting positions. 2. Return all Trashed Action Cards to the
+    game ... 3. Gain a Special Item Card! Look at the 2 Special Item Cards corresponding to
+    the Campaign Boss you just beat ... Choose 1 to keep ... 4. Choose ONE Special Item Card
+    to add to your 6 Basic Action Cards for the next game\"."""
+    game = start(rules, stage="boss_1a", last_stage=True)
+    game.arrange(
+        players={0: {"fields": {"campaign": 1, "level": 2}, "resources": {"xp": 4}}},
+        # Level 2 was reached: its card went under the others (the top is the list's end).
+        zones={
+            "trashed": ["sprint_or_roll#1"],
+            "levels": ["level_2#1", "level_5#1", "level_4#1", "level_3#1"],
+        },
+    )
+    play(game, *PLANS["plans"]["boss_1a:normal"])
+    assert game.result is None  # boss 1 of 8: the campaign goes on
+    assert game.decision is not None and game.decision.prompt == "Keep which special item?"
+    assert sorted(game.legal_ids()) == ["item_boots#1", "item_potion#1"]  # items of boss 1
+    game.choose("item_potion#1")
+    # The only item kept joins the basic cards without a question (one option is not
+    # asked); the next campaign game is at its first plan.
+    assert game.decision is not None and game.decision.prompt == "Plan your moves"
+    assert value(game, "you.campaign") == 2
+    # 1. Wren's tracks are back at her start, the level cards in order (Level 2 on top).
+    assert value(game, "[you.health, you.strength, you.reach, you.xp, you.level]") == [
+        2,
+        2,
+        2,
+        0,
+        1,
+    ]
+    assert value(game, "top(levels).level") == 2
+    # 2. The trashed card is back among the advanced cards; 4. the 6 basic cards and the item
+    # are dealt: 5 in the display, 2 in the draw pile.
+    assert value(game, "first(sprint_or_roll).zone == advanced_supply")
+    assert value(game, "count(advanced_supply)") == 10
+    assert value(game, "count(display) + count(draw_pile)") == 7
+    assert value(game, "first(item_potion).zone != items")
+    assert value(game, "count(items)") == 13
+    # "you will face these numbered Bosses going in order": boss 2 under 9 standard stages.
+    assert value(game, "first(stage_deck) == first(boss_2)")
+    assert value(game, "count(stage_deck where not it.boss) + count(current)") == 9
+    assert not value(game, "stage_card.boss")  # a standard stage (unset: none)
+    assert value(game, "stage_card.side") == "normal"  # the first stage: normal side
+
+
+def test_a_campaign_is_won_by_boss_8(rules: rulecraft.Ruleset) -> None:
+    """Campaign Mode: "you will face these numbered Bosses going in order from 1 to 8": the
+    campaign is won with the eighth."""
+    game = beat_the_boss(rules, "boss_8", 8)
+    assert game.result is not None and game.result.winners == (0,)
+
+
+def test_a_level_up_gives_its_reward_and_trashing(rules: rulecraft.Ruleset) -> None:
+    """Collect Rewards 2: "If you gained enough XP during this Stage to reach one or more of
+    the Level Up spaces ... Choose 1 of the 2 rewards ... gain 1 Health OR gain an Advanced
+    Action Card"; "Trash (remove from the game) a number of Action Cards up to the number
+    shown ... These can come from anywhere in your Action Display, either the face up cards
+    or your Draw Pile"; "Then move the Hero Level Card you just unlocked to the bottom"."""
+    game = start(rules, hero=BRAND, foes=[])
+    game.arrange(players={0: {"resources": {"xp": 3}}})  # L2 is at 3 XP (levels.rcl)
+    play(game, "act:use_top:step_or_stride#1", "a3", "act:use_top:dash_or_sidestep#1")
+    play(game, "bridge", EXECUTE_ID)
+    assert game.decision is not None and game.decision.prompt == "Level 2: your reward"
+    game.choose("opt1")  # Gain 1 health
+    assert value(game, "you.health") == 4 + 1
+    assert game.decision is not None and game.decision.prompt == "Trash which action cards?"
+    assert "aim_or_slide#1" in game.legal_ids()  # from the draw pile too
+    play(game, "aim_or_slide#1")  # Level 2 trashes up to 1 card: that is the last
+    assert value(game, "first(aim_or_slide).zone == trashed")
+    assert value(game, "[you.level, top(levels).level, first(levels).level]") == [2, 3, 2]
+
+
+def test_an_xp_bonus_icon_gives_an_advanced_card(rules: rulecraft.Ruleset) -> None:
+    """Collect Rewards 3: "If you reached any spaces marked with the 1 icon on your XP Track,
+    gain an Advanced Action Card for each one" (icons at 8 and 12 XP, levels.rcl)."""
+    game = start(rules, hero=BRAND, foes=[])
+    game.arrange(players={0: {"resources": {"xp": 8}, "fields": {"level": 3}}})
+    play(game, "act:use_top:step_or_stride#1", "a3", "act:use_top:dash_or_sidestep#1")
+    play(game, "bridge", EXECUTE_ID)
+    assert game.decision is not None
+    assert [o.label for o in game.decision.options] == [
+        "Put it on top of the draw pile",
+        "Remove it from the game",
+    ]
+    game.choose("opt2")
+    assert value(game, "count(trashed where it.tier == advanced)") == 1
+    assert value(game, "you.bonus_cards") == 1
+
+
+def test_a_heart_heals_where_a_move_ends_and_tracks_stop_at_their_maximum(
+    rules: rulecraft.Ruleset,
+) -> None:
+    """ "If you END your movement on a Heart Token, remove the token and immediately gain 1
+    Health"; Clean Up 3: "All Hero Tracks have a maximum that cannot be exceeded" (health
+    10 here, README)."""
+    game = start(rules, hero=BRAND, pieces={"a3": ["heart_token#1"]}, foes=[])
+    play(game, "act:use_top:dash_or_sidestep#1", "a4")  # passes a3: no heart
+    assert value(game, "you.health") == 4 and value(game, "first(heart_token).space") == "s:a3"
+    play(game, "act:use_top:leap_or_step#1", "b2")
+    play(game, "act:use_top:step_or_stride#1", "a3")
+    assert value(game, "you.health") == 5 and value(game, "first(heart_token).zone == supply")
+    game.arrange(players={0: {"resources": {"health": 10}}})
+    play(game, "act:use_bottom:run_or_rest#1")  # +1 health, stay
+    assert value(game, "you.health") == 10
