@@ -165,6 +165,14 @@ class _Generator:
     def fresh(self, stem: str) -> str:
         return f"_{stem}{next(self.counter)}"
 
+    def once(self, code: str) -> tuple[str, str]:
+        """``code`` used more than once, evaluated once: (its first use, which binds a
+        variable, and the later uses).  An atom is used as it is."""
+        if _is_atom(code):
+            return code, code
+        var = self.fresh("t")
+        return f"({var} := {code})", var
+
     def const(self, value: Any) -> str:
         if value is None or type(value) in (bool, int, str):
             return f"({value!r})"
@@ -252,12 +260,13 @@ class _Generator:
         obj = self.expr(e.obj, env)
         if f in ("x", "y"):
             axis = 0 if f == "x" else 1
-            if _is_atom(obj) and self.c.map is not None:
+            if self.c.map is not None:
                 # a space's coordinates straight from a table of the map ("s:id" -> (x, y))
                 coords = self.const({"s:" + k: v for k, v in self.c.map.coords.items()})
+                first, o = self.once(obj)
                 return (
-                    f"({coords}[{obj}][{axis}] if type({obj}) is str and {obj} in {coords} "
-                    f"else _coord(ctx, {obj}, {axis}, {f!r}))"
+                    f"({coords}[{o}][{axis}] if type({first}) is str and {o} in {coords} "
+                    f"else _coord(ctx, {o}, {axis}, {f!r}))"
                 )
             return f"_coord(ctx, {obj}, {axis}, {f!r})"
         return f"get_field(ctx, {obj}, {f!r})"
@@ -280,13 +289,11 @@ class _Generator:
             raise GiveUp
         args = [self.expr(a, env) for a in e.args]
         if n == "empty" and len(args) == 1:
-            v = args[0]
-            if _is_atom(v):
-                return (
-                    f"((not ctx.st['zones'].get({v})) if type({v}) is str and {v}[1] == ':' "
-                    f"else _empty(ctx, {v}))"
-                )
-            return f"_empty(ctx, {v})"
+            first, v = self.once(args[0])
+            return (
+                f"((not ctx.st['zones'].get({v})) if type({first}) is str and {v}[1] == ':' "
+                f"else _empty(ctx, {v}))"
+            )
         if n == "space_at" and self.c.map is not None:
             # spatial.space_at without its argument list: the map's table of coordinates
             spaces = self.const({xy: "s:" + sid for xy, sid in self.c.map.by_coord.items()})
@@ -335,9 +342,9 @@ class _Generator:
         if op in _COMPARE:
             return f"({left} {op} {right})"
         if op in _ORDER:
-            return f"({_number(left, e.left)} {op} {_number(right, e.right)})"
+            return f"({self.number(left, e.left)} {op} {self.number(right, e.right)})"
         if op == "+":
-            return f"_add(ctx, {left}, {right})"
+            return self.add(left, right, e)
         if op == "-":
             return f"({left} - {right})"
         if op == "*":
@@ -371,7 +378,31 @@ class _Generator:
         var = self.fresh("it")
         inner = Env({**env.pyvars, "it": var}, env.loc_names, env.scope.child("it"))
         cond = self.expr(e.condition, inner)
-        return f"[{var} for {var} in {items} if {cond}]"
+        if ":=" not in items:
+            return f"[{var} for {var} in {items} if {cond}]"
+        # Python refuses ':=' in a comprehension's iterable: pass the items in instead
+        given = self.fresh("items")
+        return f"(lambda {given}: [{var} for {var} in {given} if {cond}])({items})"
+
+    def add(self, left: str, right: str, e: ast.Binary) -> str:
+        """``_add`` with its first case (two numbers) written in place."""
+        if isinstance(e.right, ast.Const) and type(e.right.value) is int:
+            first, a = self.once(left)
+            return f"({a} + {right} if type({first}) is int else _add(ctx, {a}, {right}))"
+        first_a, a = self.once(left)
+        first_b, b = self.once(right)
+        return (
+            f"({a} + {b} if (type({first_a}) is int) & (type({first_b}) is int) "
+            f"else _add(ctx, {a}, {b}))"
+        )
+
+    def number(self, code: str, e: ast.Expr) -> str:
+        """``_num(x)`` as the comparison closures apply it: a number constant as it is, an
+        int without a call."""
+        if isinstance(e, ast.Const) and type(e.value) is int:
+            return code
+        first, v = self.once(code)
+        return f"({v} if type({first}) is int else _num({v}))"
 
 
 # ---------------------------------------------------------------------------- source helpers
@@ -381,13 +412,6 @@ def _is_atom(code: str) -> bool:
         return True
     inner = code[1:-1]
     return inner.isdigit() or inner in ("True", "False", "None") or inner[:1] in ("'", '"')
-
-
-def _number(code: str, e: ast.Expr) -> str:
-    """``_num(x)`` as the comparison closures apply it, folded for a number constant."""
-    if isinstance(e, ast.Const) and type(e.value) is int:
-        return code
-    return f"_num({code})"
 
 
 def _reads_any(e: ast.Expr, names: set[str]) -> bool:
