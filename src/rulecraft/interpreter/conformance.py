@@ -370,7 +370,16 @@ def declared_hidden(
                 hidden.append(cid)
                 if rule == "owner":
                     hidden_names |= _card_names(game, comp)
-    return hidden + (sorted(hidden_names - seen_names) if names else [])
+    if not names:
+        return hidden
+    # A name written inside a name the seat sees is public ('Rowan' in a shown 'Rowan
+    # (emblem)', every adventurer's emblem lying face up): finding it there is no leak.
+    secret = {
+        name
+        for name in hidden_names - seen_names
+        if not any(_found(name, seen) for seen in seen_names)
+    }
+    return hidden + sorted(secret)
 
 
 class DeclaredHidden:
