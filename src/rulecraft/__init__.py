@@ -6,8 +6,9 @@
 'Place a mark'
 """
 
+from rulecraft.errors import IllegalChoice, RuleError, RulesetError
 from rulecraft.interpreter.decision import Decision, Option, Result
-from rulecraft.interpreter.game import Game, GameRecord, Ruleset, RulesetError, load
+from rulecraft.interpreter.game import Game, GameRecord, Ruleset, load
 
 __version__ = "0.1.0"
 
@@ -15,8 +16,10 @@ __all__ = [
     "Decision",
     "Game",
     "GameRecord",
+    "IllegalChoice",
     "Option",
     "Result",
+    "RuleError",
     "Ruleset",
     "RulesetError",
     "__version__",

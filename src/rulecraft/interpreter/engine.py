@@ -14,6 +14,18 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from rulecraft.diagnostics import Span
+
+# re-exported: the rest of the runtime reads them as E.TOO_LARGE, E.RuleError, ...
+from rulecraft.errors import DUPLICATE_OPTION as DUPLICATE_OPTION
+from rulecraft.errors import ENDLESS_LOOP as ENDLESS_LOOP
+from rulecraft.errors import NEGATIVE_AMOUNT as NEGATIVE_AMOUNT
+from rulecraft.errors import NO_ENTRY as NO_ENTRY
+from rulecraft.errors import RUNTIME as RUNTIME
+from rulecraft.errors import TOO_DEEP as TOO_DEEP
+from rulecraft.errors import TOO_LARGE as TOO_LARGE
+from rulecraft.errors import ZONE_FULL as ZONE_FULL
+from rulecraft.errors import IllegalChoice as IllegalChoice
+from rulecraft.errors import RuleError as RuleError
 from rulecraft.interpreter.program import Program, Routine, TriggerSpec
 from rulecraft.interpreter.random import Rng, randbelow, shuffled
 from rulecraft.interpreter.state import STATE_VERSION, State, clone_state
@@ -21,51 +33,12 @@ from rulecraft.interpreter.state import STATE_VERSION, State, clone_state
 MAX_STEPS_PER_DECISION = 200_000
 
 
-# Runtime error codes (docs/errors.md, "RC3xx: runtime errors"). A RuleError carries one.
-RUNTIME = "RC300"  # any other impossible thing (a wrong value, a missing field)
-ZONE_FULL = "RC301"
-NO_ENTRY = "RC302"
-NEGATIVE_AMOUNT = "RC303"
-TOO_LARGE = "RC304"
-TOO_DEEP = "RC305"
-ENDLESS_LOOP = "RC306"
-DUPLICATE_OPTION = "RC307"
-
 #: The largest number, text or list the rules may build at run time: far above any game's
 #: needs, far below what would exhaust memory ("ab" * 2000000000 is refused, not built).
 MAX_NUMBER = 2**62
 MAX_VALUE_SIZE = 100_000
 #: At most this many dice in one roll, and sides on a plain ``dN`` die.
 MAX_DICE = 1_000
-
-
-class RuleError(RuntimeError):
-    """A ruleset did something impossible at run time, with a code and where it happened.
-
-    ``reason`` says what went wrong, ``code`` is a stable ``RC3xx`` code (docs/errors.md),
-    ``span`` the ``.rcl`` place of the rule that was running (set by :func:`run` when the
-    error rises from an instruction); ``str()`` gives ``file:line:col: reason (code)``."""
-
-    def __init__(self, reason: str, code: str = RUNTIME, span: Span | None = None) -> None:
-        self.reason = reason
-        self.code = code
-        self.span = span
-        super().__init__(self._text())
-
-    def _text(self) -> str:
-        where = f"{self.span}: " if self.span is not None else ""
-        return f"{where}{self.reason} ({self.code})"
-
-    def locate(self, span: Span | None) -> RuleError:
-        """Give the error the place of the running rule, unless it already has one."""
-        if self.span is None and span is not None:
-            self.span = span
-            self.args = (self._text(),)
-        return self
-
-
-class IllegalChoice(ValueError):
-    """An option id that the pending decision does not offer."""
 
 
 @dataclass(slots=True)
@@ -659,7 +632,7 @@ def answer(ctx: Ctx, option_id: str) -> None:
     """Record the answer to the pending decision in the frame that asked."""
     pending = ctx.st["pending"]
     if pending is None:
-        raise IllegalChoice("no decision is pending")
+        raise IllegalChoice("no decision is pending", option_id)
     for opt in pending["options"]:
         if opt[0] == option_id:
             frame = ctx.st["stack"][-1]
@@ -667,7 +640,8 @@ def answer(ctx: Ctx, option_id: str) -> None:
             ctx.st["pending"] = None
             ctx.st["decisions"] = ctx.st.get("decisions", 0) + 1
             return
-    raise IllegalChoice(f"{option_id!r} is not one of the options")
+    legal = [opt[0] for opt in pending["options"]]
+    raise IllegalChoice(f"{option_id!r} is not one of the options", option_id, legal)
 
 
 def take_answer(ctx: Ctx) -> tuple[bool, Any]:

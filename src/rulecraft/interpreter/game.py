@@ -19,10 +19,11 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Self
 
-from rulecraft.diagnostics import Diagnostic, Severity
+from rulecraft.diagnostics import Diagnostic
+from rulecraft.errors import IllegalChoice, RuleError, RulesetError
 from rulecraft.interpreter import engine as E
 from rulecraft.interpreter.decision import Decision, Option, Result
-from rulecraft.interpreter.engine import Ctx, IllegalChoice, RuleError
+from rulecraft.interpreter.engine import Ctx
 from rulecraft.interpreter.program import Program
 from rulecraft.interpreter.random import Rng, shuffled
 from rulecraft.interpreter.savefile import (
@@ -57,17 +58,6 @@ __all__ = [
     "RulesetError",
     "load",
 ]
-
-
-class RulesetError(Exception):
-    """A ruleset that does not validate; ``diagnostics`` says why."""
-
-    def __init__(self, name: str, diagnostics: list[Diagnostic]) -> None:
-        errors = [d for d in diagnostics if d.severity == Severity.ERROR]
-        shown = "\n".join(str(d) for d in errors[:10])
-        more = f"\n... and {len(errors) - 10} more" if len(errors) > 10 else ""
-        super().__init__(f"ruleset {name!r} has {len(errors)} error(s):\n{shown}{more}")
-        self.diagnostics = diagnostics
 
 
 def bundled_root() -> Path:
