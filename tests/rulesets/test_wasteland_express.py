@@ -1162,3 +1162,27 @@ def test_random_games_play_to_the_end(players: int) -> None:
         game = play_random(players, seed)
         assert game.result is not None
         assert game.result.winners
+
+
+@pytest.mark.parametrize(
+    ("attacker", "defender", "pillaged", "damage"), [(HIT3, "blank", 1, 0), ("blank", HIT3, 0, 1)]
+)
+def test_brutal_competition_variant(
+    attacker: Any, defender: Any, pillaged: int, damage: int
+) -> None:
+    """Ben's Variant: "Both players roll their allotted combat dice (with the defender rolling
+    first ...) ... Whoever rolls more hits wins. If the attacker wins, they may pillage any 1
+    cargo (but not an artifact) from the defender ... If the defender wins, the attacker takes
+    1 damage.\""""
+    game = new_game(variant="opt6")
+    put_truck(game, 0, "b2_nw")
+    put_truck(game, 1, "b2_se")
+    load(game, {hold(game, 1, "weapons"): "weapons", hold(game, 1): "artifact"})
+    # the defender rolls first: its two dice come first in the queue
+    game.arrange(dice={"combat": [defender, "blank", attacker, "blank"]})
+    game.choose(f"act:attack_driver:{ev(game, 'opponent', 0)}")
+    if damage:
+        game.choose("opt1")
+    assert ev(game, "carrying(you, weapons)", 0) == pillaged
+    assert ev(game, "carrying(you, artifact)", 1) == 1
+    assert ev(game, "you.dmg_empty", 0) == damage
