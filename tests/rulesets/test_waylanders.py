@@ -10,6 +10,7 @@ the box. Seats are 0-based here (Player 1 is seat 0).
 from __future__ import annotations
 
 import random
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -879,3 +880,32 @@ def test_two_vs_two_emblems_need_appointing(rules: rulecraft.Ruleset) -> None:
     assert value(game, "commands(you)") is True
     assert value(game, "you.ap") == 3
     assert "act:appoint" not in options(game)
+
+
+# ------------------------------------------------------------------------ scenarios
+# rulesets/waylanders/scenarios: the rulebook's printed examples (the Íedain battle, David's
+# and Carly's action points, line of sight, capacity with a rock, Mary's formation) as
+# scenario files, which `rulecraft test waylanders` plays too.
+SCENARIOS = sorted(
+    (Path(__file__).resolve().parents[2] / "rulesets" / "waylanders" / "scenarios").glob("*.yaml")
+)
+
+
+@pytest.mark.parametrize("path", SCENARIOS, ids=lambda p: p.stem)
+def test_scenario_passes(rules: rulecraft.Ruleset, path: Path) -> None:
+    from rulecraft.interpreter.scenario import load_scenario, run_scenario
+
+    scenario, problems = load_scenario(path)
+    assert scenario is not None and not problems, problems
+    outcome = run_scenario(rules, scenario)
+    assert outcome.passed, outcome.message
+
+
+def test_the_scenarios_cover_the_printed_examples() -> None:
+    assert {p.stem for p in SCENARIOS} >= {
+        "iedain_five_hits",
+        "action_points_passed_left",
+        "line_of_sight_long_range",
+        "capacity_with_rocks",
+        "formation_keeps_last_slot",
+    }
