@@ -65,6 +65,23 @@ RULEBOOK_PRIVATE: dict[str, dict[str, str]] = {
     "connect4": {},
     # Dig (docs/rulesets/dig.md): the tool pile is face down, a kit "only you see".
     "dig": {"tools": "hidden", "kit": "owner"},
+    # Wasteland Express: "Shuffle separately all 3 faction job decks, both raider decks, the
+    # allies deck, and the events deck and place them all face down"; "Keep your incomplete
+    # faction job cards in your hand, hidden from all other players"; counters "face down".
+    "wasteland_express": {
+        "nra_jobs": "hidden",
+        "archivist_jobs": "hidden",
+        "oracle_jobs": "hidden",
+        "truck_deck": "hidden",
+        "enclave_deck": "hidden",
+        "allies": "hidden",
+        "events": "hidden",
+        "supply_stack": "hidden",
+        "demand_stack": "hidden",
+        "jobs": "owner",
+        "job_offer": "owner",
+        "ally_offer": "owner",
+    },
     # Tricks (docs/rulesets/tricks.md): "a hand only its owner sees"; the deck and the
     # tricks already played lie face down.
     "tricks": {"deck": "hidden", "taken": "hidden", "hand": "owner"},
@@ -85,6 +102,9 @@ NOT_BY_RANDOM_PLAY: dict[str, set[str]] = {
     "waste_knights": {"Every knight has been eliminated.", "The Waste outlasted the knights."},
     # 'turn > 200' is a safety net: random Dig games bank 15 gems in about 9 turns.
     "dig": {"The mine has collapsed."},
+    # Random drivers complete no 3 contracts in 12 rounds: the authored time limit ends every
+    # random game; tests/rulesets/test_wasteland_express.py wins one on purpose (BSOD).
+    "wasteland_express": {"Three contracts completed!"},
 }
 
 # Known lines of play from seed 0: (choices, whether the game must end after them).
