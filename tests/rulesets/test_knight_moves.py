@@ -494,3 +494,14 @@ def test_a_heart_heals_where_a_move_ends_and_tracks_stop_at_their_maximum(
     game.arrange(players={0: {"resources": {"health": 10}}})
     play(game, "act:use_bottom:run_or_rest#1")  # +1 health, stay
     assert value(game, "you.health") == 10
+
+
+def test_only_flagged_pieces_block_line_of_sight(rules: rulecraft.Ruleset) -> None:
+    """docs/language.md: line_of_sight is blocked by terrain or "a piece carrying the flag
+    blocks_sight" (ENGINE_GAPS.md 7): the hero mini, unflagged, stands between a1 and a3
+    without blocking; a heart token (flagged at setup, as every obstacle) blocks."""
+    game = start(rules, pieces={"a2": ["hero_mini#1"]}, foes=[])
+    assert value(game, "line_of_sight(space_at(0, 0), space_at(0, 2))") is True
+    game.arrange(zones={"a2": ["heart_token#1"]})
+    assert value(game, "first(heart_token) has blocks_sight")
+    assert value(game, "line_of_sight(space_at(0, 0), space_at(0, 2))") is False
