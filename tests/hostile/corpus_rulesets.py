@@ -603,6 +603,27 @@ RUNTIME_CASES = [
         "interpolation_doubling", 'let x = "ab"\nrepeat 17:\n    let x = "{x}{x}"', "RC304", 8, 9
     ),
     runtime("interpolated_long_list", 'say "{range(1, 100000)}"', "RC304", 6),
+    # chance() computes an exact distribution: 200 dice of four symbols never finished, a
+    # face showing 2,000,000,000 hits ran out of memory.
+    runtime(
+        "chance_of_a_huge_pool",
+        'say "{chance(200 tri, a >= 1)}"',
+        "RC304",
+        6,
+        manifest=BASE_MANIFEST.replace(
+            "components:\n",
+            "dice:\n  tri:\n    faces: [{a: 1}, {b: 1}, {c: 1}, {d: 1}, {}]\ncomponents:\n",
+        ),
+    ),
+    runtime(
+        "chance_of_a_huge_face",
+        'say "{chance(2 big, hit >= 1)}"',
+        "RC304",
+        6,
+        manifest=BASE_MANIFEST.replace(
+            "components:\n", "dice:\n  big:\n    faces: [{hit: 2000000000}, {}]\ncomponents:\n"
+        ),
+    ),
     runtime(
         "zone_full",
         "move first(you.deck) to you.board\nmove first(you.deck) to you.board",

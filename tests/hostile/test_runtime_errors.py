@@ -132,3 +132,26 @@ def test_recursion_in_evaluate_expr_is_a_rule_error(tmp_path: Path) -> None:
         game.evaluate_expr("f(1)")
     assert info.value.code == "RC305"
     assert game.evaluate_expr("f(0)") is False
+
+
+@pytest.mark.parametrize(
+    ("spec", "pool"),
+    [
+        ({"big": {"faces": [{"hit": 2_000_000_000}, {}]}}, "2 big"),
+        ({"tri": {"faces": [{"a": 1}, {"b": 1}, {"c": 1}, {"d": 1}, {}]}}, "200 tri"),
+    ],
+    ids=["a face of two billion hits", "200 dice of four symbols"],
+)
+def test_an_exact_distribution_too_large_is_refused_before_it_is_built(
+    spec: dict[str, object], pool: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """`chance(...)` of these pools filled memory or never finished; the size is now
+    checked first (no array is allocated) and a rule gets RC304 (corpus: chance_of_*)."""
+    from rulecraft.dice import DiceSet, Pool, exact
+
+    allocated: list[object] = []
+    monkeypatch.setattr(exact.np, "zeros", lambda *a, **k: allocated.append(a))
+    with pytest.raises(exact.TooManyOutcomes, match="at most 20,000,000 are computed"):
+        exact.distribution(Pool.parse(pool, DiceSet.from_spec(spec)))
+    assert allocated == []
+    assert issubclass(exact.TooManyOutcomes, MemoryError)  # what makes it RC304 in a rule

@@ -29,6 +29,15 @@ from rulecraft.dice.pool import Pool, PoolError
 from rulecraft.dice.spec import DieType
 
 _INT64_SAFE = 1 << 62
+#: At most this much work (cells of the distribution times dice times distinct faces) for
+#: one exact distribution: 200 dice of four symbols would fill 1.6 billion cells, a face
+#: showing 2,000,000,000 hits 2 billion; both ran until memory or patience ran out.
+MAX_WORK = 20_000_000
+
+
+class TooManyOutcomes(PoolError, MemoryError):
+    """A pool whose exact distribution is too large to compute (a ``MemoryError`` too, so
+    a rule asking for it gets the runtime's RC304, "a value too large to build")."""
 
 
 class SymbolCounts(dict[str, int]):
@@ -154,7 +163,27 @@ def _die_vectors(
     return low, sorted(merged.items())
 
 
+def _check_size(pool: Pool) -> None:
+    """Raise :class:`TooManyOutcomes` before building a distribution beyond ``MAX_WORK``."""
+    symbols = pool.symbols
+    cells, work = 1, 0
+    for a in range(len(symbols)):
+        span = 0
+        for die, n in pool.dice:
+            _, vectors = _die_vectors(die, symbols)
+            span += n * max(v[a] for v, _ in vectors)
+        cells *= span + 1
+    for die, n in pool.dice:
+        work += n * len(_die_vectors(die, symbols)[1]) * cells
+    if work > MAX_WORK:
+        raise TooManyOutcomes(
+            f"the exact chances of {pool} take {work:,} steps ({cells:,} combinations of "
+            f"symbol counts); at most {MAX_WORK:,} are computed"
+        )
+
+
 def _compute(pool: Pool) -> JointDistribution:
+    _check_size(pool)
     symbols = pool.symbols
     width = len(symbols)
     total = 1
