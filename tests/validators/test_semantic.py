@@ -275,3 +275,24 @@ def test_rc240_skips_a_text_compared_in_a_condition(tmp_path: Path, op: str) -> 
     ]
     assert "'The Open Road' has no de translation" in messages
     assert not any("calm" in m or "storm" in m for m in messages), messages
+
+
+def test_a_go_to_inside_a_side_makes_a_root(tmp_path: Path) -> None:
+    """A card's side is walked too: 'Limp home' on the wounded side leads to entry 4."""
+    side = (
+        '    wits: 1 white\n    side wounded "Ranger (wounded)":\n'
+        '        ability "Limp home":\n            go to 4\n'
+    )
+    root = story(
+        tmp_path,
+        {"    wits: 1 white\n": side},
+        extra='\nentry 4 "Home":\n    do:\n        return\n',
+    )
+    manifest = root / "ruleset.yaml"
+    text = manifest.read_text(encoding="utf-8")
+    text = text.replace(
+        "    active_in: [party]\n", "    active_in: [party]\n    sides: [fit, wounded]\n"
+    )
+    manifest.write_text(text, encoding="utf-8")
+    assert codes(root) == []
+    assert story_graph(check_ruleset(root).compiler).roots == {1, 4}
