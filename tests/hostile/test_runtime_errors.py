@@ -11,7 +11,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from tests.hostile.build import BODY_LINE, write_ruleset
+from tests.hostile.build import BASE_MANIFEST, BODY_LINE, write_ruleset
 
 import rulecraft
 from rulecraft.interpreter.engine import RuleError
@@ -155,3 +155,36 @@ def test_an_exact_distribution_too_large_is_refused_before_it_is_built(
         exact.distribution(Pool.parse(pool, DiceSet.from_spec(spec)))
     assert allocated == []
     assert issubclass(exact.TooManyOutcomes, MemoryError)  # what makes it RC304 in a rule
+
+
+def test_the_odds_of_a_huge_roll_are_an_answer_at_the_prompt(tmp_path: Path) -> None:
+    """The REPL's 'odds' on an option rolling 200 dice of four symbols never answered (the
+    exact distribution); bounded, it raised out of the REPL.  Now it says so and plays on."""
+    from io import StringIO
+
+    from rich.console import Console
+
+    from rulecraft.cli.play_cmd import EngineSource
+    from rulecraft.repl.session import Session
+
+    manifest = BASE_MANIFEST.replace(
+        "components:\n",
+        "dice:\n  tri:\n    faces: [{a: 1}, {b: 1}, {c: 1}, {d: 1}, {}]\ncomponents:\n",
+    )
+    folder = write_ruleset(tmp_path / "r", manifest=manifest, body='roll 200 tri\nsay "rolled"')
+    ruleset = rulecraft.load(str(folder))
+    [row] = ruleset.new_game(seed=1).option_odds()
+    assert (row.option, row.pool, row.symbols) == (
+        "act:play",
+        "200 tri",
+        ("too many outcomes to compute the exact chances",),
+    )
+    source = EngineSource(ruleset, "r")
+    printed = StringIO()
+    console = Console(file=printed, width=100, color_system=None)
+    game = source.new_game(None, 1, "en")
+    session = Session(source, game, {0: "human", 1: "human"}, console, seed=1, lang="en")
+    session.start()
+    session.handle("odds")
+    assert session.running
+    assert "1. Play: rolls 200 tri\n   too many outcomes" in printed.getvalue()

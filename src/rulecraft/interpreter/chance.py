@@ -13,6 +13,7 @@ from typing import Any
 
 from rulecraft.dice import DiceSet, DieType, Pool, distribution
 from rulecraft.dice import roll as dice_roll
+from rulecraft.dice.exact import TooManyOutcomes
 from rulecraft.interpreter import engine as E
 from rulecraft.interpreter.arrange import NEXT_FACES, forced_face, forced_roll
 from rulecraft.interpreter.engine import Ctx, RuleError
@@ -120,7 +121,10 @@ def pool_odds(ctx: Ctx, amounts: Any) -> tuple[str, tuple[str, ...]]:
     ('2 dig', ('gem: 0 44.44%, 1 44.44%, 2 11.11%', 'hazard: 0 44.44%, 1 44.44%, 2 11.11%'))
     """
     pool = make_pool(ctx.prog.dice, amounts, ctx.prog.min_dice)
-    dist = distribution(pool)
+    try:
+        dist = distribution(pool)
+    except TooManyOutcomes:  # shown at the prompt: an answer, not a crash (issue 17)
+        return str(pool), ("too many outcomes to compute the exact chances",)
     lines: list[str] = []
     for symbol in dist.symbols:
         rows = dist.at_least_table(symbol)

@@ -574,11 +574,15 @@ class Game:
         test = self._st["mem"].get("test")
         if not test:
             return None
-        p = test_odds(self._ctx(), test["pool"], int(test["target"]))
+        from rulecraft.dice.exact import TooManyOutcomes
+
         dice = " + ".join(f"{n} {d}" for d, n in sorted(test["pool"].items()))
-        return (
-            f"Test {test['skill']} ({test['target']}) with {dice}: P(pass) = {p} ({float(p):.1%})"
-        )
+        head = f"Test {test['skill']} ({test['target']}) with {dice}"
+        try:
+            p = test_odds(self._ctx(), test["pool"], int(test["target"]))
+        except TooManyOutcomes:  # asked at the prompt: an answer, not a crash (issue 17)
+            return f"{head}: too many outcomes to compute the exact chance"
+        return f"{head}: P(pass) = {p} ({float(p):.1%})"
 
     def option_odds(self) -> list[RollOdds]:
         """For each option of the pending decision that rolls dice (or starts a ``test``)
