@@ -1293,224 +1293,14 @@ class Compiler:
         return scope
 
     def do(self, s: ast.Do, code: _Code, scope: Scope) -> Scope:
-        v = s.verb
-        span = s.span
-        if v in RESOURCE_VERBS:
-            if s.value is None:
-                self.error("RC204", f"'{v}' needs an amount, such as '{v} 1 gold'", span)
-                return scope
-            event, sign = RESOURCE_VERBS[v]
-            parts = self.qty_parts(s.value, scope)
-            for unit, _ in parts:
-                self._check_unit(unit, _unit_span(s.value, unit) or s.value.span)
-            owner_ast = s.target if v in ("gain", "suffer", "deal") else s.source
-            owner = self.expr(owner_ast, scope) if owner_ast is not None else None
-            if v == "deal" and owner is None:
-                self.error("RC204", "'deal' needs a target: deal 1 damage to card", span)
-            shared = {
-                u for u, _ in parts if u in self.resources and not self.resources[u].per_player
-            }
-            for unit, amount in parts:
-                two_step = event in self.before_events
-                code.add(
-                    _resource(
-                        unit, amount, owner, sign, event, v, unit in shared, two_step, "begin"
-                    ),
-                    span,
-                )
-                if two_step:
-                    code.add(
-                        _resource(
-                            unit, amount, owner, sign, event, v, unit in shared, True, "apply"
-                        ),
-                        span,
-                    )
+        """A simple statement: the function of :mod:`statements` registered for its verb."""
+        from rulecraft.interpreter.statements import STATEMENTS
+
+        compile_statement = STATEMENTS.get(s.verb)
+        if compile_statement is None:
+            self.error("RC204", f"unsupported statement {s.verb!r}", s.span)
             return scope
-        if v == "draw":
-            count = self.expr(s.value, scope) if s.value else (lambda ctx: 1)
-            src = (
-                self.expr(s.source, scope)
-                if s.source
-                else self._default_zone("draw_from", span, scope)
-            )
-            dst = (
-                self.expr(s.target, scope)
-                if s.target
-                else self._default_zone("draw_to", span, scope)
-            )
-            reshuffle = self._default_zone_opt("reshuffle_from", scope)
-            code.add(_draw(count, src, dst, reshuffle), span)
-            return scope
-        if v == "discard":
-            what = self.expr(s.value, scope) if s.value else (lambda ctx: [])
-            dst = (
-                self.expr(s.target, scope)
-                if s.target
-                else self._default_zone("discard_to", span, scope)
-            )
-            code.add(_move(what, dst, None, "discarded"), span)
-            return scope
-        if v == "move":
-            what = self.expr(s.value, scope) if s.value else (lambda ctx: [])
-            if s.target is None:
-                self.error("RC204", "'move' needs a destination: move card to zone", span)
-                return scope
-            dst = self.expr(s.target, scope)
-            code.add(_move(what, dst, s.position, "moved", s.facedown), span)
-            return scope
-        if v == "shuffle":
-            what = self.expr(s.value, scope) if s.value else (lambda ctx: None)
-            code.add(_shuffle(what), span)
-            return scope
-        if v in ("reveal", "look"):
-            what = self.expr(s.value, scope) if s.value else (lambda ctx: [])
-            if v == "look" or s.target is not None:
-                seers = self.expr(s.target, scope) if s.target else (lambda ctx: ctx.loc["you"])
-                code.add(_reveal_to(what, seers), span)
-            else:
-                code.add(_reveal(what), span)
-            return scope
-        if v == "roll":
-            if s.value is None:
-                return scope
-            pool = self.expr(s.value, scope)
-            if isinstance(s.value, ast.Qty | ast.Binary):
-                for unit, _ in self.qty_parts(s.value, scope):
-                    if unit not in self.dice_names and not unit.startswith("d"):
-                        self._unknown(unit, s.value.span, self.dice_names, "die type")
-            var = s.name or "roll"
-            code.add(_roll(pool, var), span)
-            return scope.child(var)
-        if v == "reroll":
-            target_ast = s.value
-            cond_fn: ExprFn | None = None
-            if isinstance(target_ast, ast.Where):
-                cond_fn = self.expr(target_ast.condition, scope.child("it"))
-                target_ast = target_ast.collection
-            if not isinstance(target_ast, ast.Name) or target_ast.name not in scope.locals:
-                self.error(
-                    "RC204",
-                    "reroll names an earlier roll: reroll r where it.success == 0",
-                    span,
-                )
-                return scope
-            code.add(_reroll(target_ast.name, cond_fn), span)
-            return scope
-        if v == "goto":
-            if isinstance(s.value, ast.Const) and isinstance(s.value.value, int):
-                self.goto_targets.append((s.value.value, span, "goto"))
-            target = self.expr(s.value, scope) if s.value else (lambda ctx: None)
-            code.add(_goto(target), span)
-            return scope
-        if v == "return":
-            code.add(_return, span)
-            return scope
-        if v in ("set_flag", "clear_flag"):
-            assert s.name is not None
-            if v == "set_flag":
-                self.flags_set.add(s.name)
-            self.symbols.add(s.name)
-            subject = self.expr(s.target, scope) if s.target else None
-            if s.until is not None and s.until not in DURATIONS:
-                self._unknown(s.until, span, DURATIONS, "duration")
-            code.add(_flag(s.name, subject, v == "set_flag", s.until), span)
-            return scope
-        if v == "set":
-            if s.value is None or s.target is None:
-                return scope
-            value = self.expr(s.target, scope)
-            tgt = s.value
-            if isinstance(tgt, ast.Attr):
-                self.set_fields.add(tgt.field)
-                self._check_field_value(tgt.field, s.target, s.target.span)
-                if static_kind(tgt.obj, scope.locals) == "game":
-                    code.add(_set_game_field(tgt.field, value), span)
-                    return scope
-                obj = self.expr(tgt.obj, scope)
-                code.add(_set_field(obj, tgt.field, value), span)
-            elif isinstance(tgt, ast.Name):
-                if tgt.name == "start_player":
-                    code.add(_set_start_player(value), span)
-                elif tgt.name in self.resources:
-                    per = self.resources[tgt.name].per_player
-                    code.add(_set_resource(tgt.name, per, value), span)
-                elif tgt.name in scope.locals:
-                    code.add(_set_local(tgt.name, value), span)
-                else:
-                    self._unknown(
-                        tgt.name,
-                        tgt.span,
-                        [*self.resources, *scope.locals, "start_player"],
-                        "resource or variable",
-                    )
-            else:
-                self.error(
-                    "RC204", "'set' changes a field or a resource: set card.field to value", span
-                )
-            return scope
-        if v == "let":
-            assert s.name is not None and s.value is not None
-            value = self.expr(s.value, scope)
-            code.add(_set_local(s.name, value), span)
-            return scope.child(s.name)
-        if v == "end":
-            if s.name not in ENDS:
-                self._unknown(str(s.name), span, ENDS, "thing to end")
-                return scope
-            code.add(_end(str(s.name)), span)
-            return scope
-        if v == "emit":
-            assert s.name is not None
-            self.events_emitted.add(s.name)
-            declared = self.events_declared.get(s.name)
-            if declared is not None and len(declared) != len(s.args):
-                self.error(
-                    "RC255",
-                    f"the event {s.name!r} carries {len(declared)} argument(s) "
-                    f"({', '.join(declared)}), not {len(s.args)}",
-                    span,
-                    f"emit {s.name}({', '.join(declared)})",
-                )
-            args = [self.expr(a, scope) for a in s.args]
-            if s.name in self.before_events:
-                # before-triggers may replace the event: they run, then it happens (or not)
-                code.add(_emit_before(s.name, args), span)
-                code.add(_emit_after_before(s.name), span)
-            else:
-                code.add(_emit(s.name, args), span)
-            return scope
-        if v == "prevent":
-            prevented = self.expr(s.value, scope) if s.value else None
-            code.add(_prevent(prevented), span)
-            return scope
-        if v == "flip":
-            what = self.expr(s.value, scope) if s.value else (lambda ctx: [])
-            side_name: str | None = None
-            if s.target is not None:
-                if isinstance(s.target, ast.Name):
-                    side_name = s.target.name
-                    if side_name not in self.symbols:
-                        self._unknown(side_name, s.target.span, self.symbols, "side")
-                else:
-                    self.error("RC204", "flip ... to SIDE names a side", s.target.span)
-            code.add(_flip(what, side_name), span)
-            return scope
-        if v in ("exhaust", "ready"):
-            what = self.expr(s.value, scope) if s.value else (lambda ctx: [])
-            code.add(_exhaust(what, v == "exhaust"), span)
-            return scope
-        if v == "say":
-            what = self.expr(s.value, scope) if s.value else (lambda ctx: "")
-            code.add(_say(what), span)
-            return scope
-        if v in ("win", "lose_game", "tie"):
-            who = self.expr(s.target, scope) if s.target else None
-            code.add(_game_over(v, who), span)
-            return scope
-        if v == "call":
-            return self.call_stmt(s, code, scope)
-        self.error("RC204", f"unsupported statement {v!r}", span)
-        return scope
+        return compile_statement(self, s, code, scope)
 
     def call_stmt(self, s: ast.Do, code: _Code, scope: Scope) -> Scope:
         e = s.value
@@ -2540,43 +2330,19 @@ from rulecraft.interpreter.instructions import (  # noqa: E402
     _circuit_end,
     _circuit_start,
     _countdown,
-    _draw,
-    _emit,
-    _emit_after_before,
-    _emit_before,
-    _end,
     _enter_entry,
-    _exhaust,
-    _flag,
-    _flip,
     _for_init,
     _for_next,
-    _game_over,
-    _goto,
     _jump,
     _jump_unless,
     _menu,
-    _move,
     _optional,
     _options,
     _phase_start,
-    _prevent,
-    _reroll,
-    _resource,
-    _return,
-    _reveal,
-    _reveal_to,
-    _roll,
     _round_end,
     _round_start,
     _run_attribute,
-    _say,
-    _set_field,
-    _set_game_field,
     _set_local,
-    _set_resource,
-    _set_start_player,
-    _shuffle,
     _stage_start,
     _test,
     _turn_end,
