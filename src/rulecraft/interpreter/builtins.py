@@ -28,6 +28,7 @@ from rulecraft.interpreter.engine import (
     zone_name,
     zone_owner,
 )
+from rulecraft.interpreter.fields import COMPONENT_FIELDS
 
 
 def player_field(ctx: Ctx, seat: int, field: str) -> Any:
@@ -52,27 +53,7 @@ def player_field(ctx: Ctx, seat: int, field: str) -> Any:
 #: The fields every component answers by itself (its place, side, owner...); any other name
 #: is one of its counters, attributes or effects.  Tested once, so a card's own ``cost`` does
 #: not walk the whole chain of comparisons below (the hottest read of card games).
-_COMP_BUILTIN_FIELDS = frozenset(
-    {
-        "id",
-        "def",
-        "kind",
-        "owner",
-        "controller",
-        "zone",
-        "space",
-        "side",
-        "face",
-        "exhausted",
-        "facedown",
-        "name",
-        "position",
-        "used",
-        "x",
-        "y",
-        "terrain",
-    }
-)
+_COMP_BUILTIN_FIELDS = COMPONENT_FIELDS - {"text", "traits"}  # those two are attributes
 
 
 def comp_field(ctx: Ctx, cid: str, field: str) -> Any:
