@@ -269,6 +269,19 @@ class _Generator:
                     f"else _coord(ctx, {o}, {axis}, {f!r}))"
                 )
             return f"_coord(ctx, {obj}, {axis}, {f!r})"
+        zone = self.c.zones.get(f)
+        if zone is not None or f in self.c.resources:
+            # A player's zone or resource (you.hand, opponent.water): read in place when the
+            # value is a player ("@1"), as player_field does; anything else as before.
+            first, o = self.once(obj)
+            if zone is None:
+                fast = f"int(ctx.st['res'][int({o}[1:])].get({f!r}, 0))"
+            elif zone.per_player:
+                fast = f"({f'z:{f}@'!r} + str(int({o}[1:])))"
+            else:
+                fast = self.const(f"z:{f}")
+            test = f"type({first}) is str and {o}[:1] == '@'"
+            return f"({fast} if {test} else get_field(ctx, {o}, {f!r}))"
         return f"get_field(ctx, {obj}, {f!r})"
 
     def call(self, e: ast.Call, env: Env) -> str:
