@@ -505,3 +505,14 @@ def test_only_flagged_pieces_block_line_of_sight(rules: rulecraft.Ruleset) -> No
     game.arrange(zones={"a2": ["heart_token#1"]})
     assert value(game, "first(heart_token) has blocks_sight")
     assert value(game, "line_of_sight(space_at(0, 0), space_at(0, 2))") is False
+
+
+@pytest.mark.parametrize("stage_side", ["stage_01:normal", "stage_01:hard", "boss_1a:normal"])
+def test_the_recorded_plans_are_the_solvers(rules: rulecraft.Ruleset, stage_side: str) -> None:
+    """The plans replayed above come from the solver (knight_moves_plans.json, "note"): run
+    again from the stage's start, its first crossing plan is the recorded one (a sample:
+    every side costs minutes of CPU; bench/bench_solver.py times all 68)."""
+    card, side = stage_side.split(":")
+    result = solve(start(rules, stage=card, side=side), stretch=Stretch(first_goal=True))
+    assert result.reachable
+    assert list(result.line) == PLANS["plans"][stage_side]
