@@ -389,7 +389,7 @@ def profile_playouts(seconds: float = 5.0, top: int = 25) -> str:
     """cProfile of rulecraft random playouts (Connect Four, then Tic-Tac-Toe)."""
     out = io.StringIO()
     for name in ("connect4", "tictactoe"):
-        run = rulecraft_driver(rulecraft.load(name))
+        run = rulecraft_driver(rulecraft.load(ROOT / "rulesets" / name))
         profiler = cProfile.Profile()
         profiler.enable()
         n, _, _ = run(random.Random(0), seconds)
@@ -461,7 +461,9 @@ def against(rev: str, names: list[str]) -> int:
 
     with tempfile.TemporaryDirectory(prefix="rulecraft-bench-") as tmp:
         old_src = export_revision(rev, Path(tmp))
-        engines = {"old": old_src, "new": ROOT / "src"}
+        # "new" is the working tree's engine, or RULECRAFT_BENCH_SRC's (an exported commit)
+        new_src = Path(os.environ.get("RULECRAFT_BENCH_SRC", str(ROOT / "src")))
+        engines = {"old": old_src, "new": new_src}
         rates: dict[str, dict[str, list[float]]] = {n: {"old": [], "new": []} for n in names}
         for r in range(AGAINST_ROUNDS):
             for name in names:
@@ -493,8 +495,8 @@ def main(argv: list[str]) -> int:
     if argv[:1] == ["--against"]:
         return against(argv[1], argv[2:] or list(AGAINST_RULESETS))
     machine = machine_info()
-    tictactoe = rulecraft.load("tictactoe")
-    connect4 = rulecraft.load("connect4")
+    tictactoe = rulecraft.load(ROOT / "rulesets" / "tictactoe")
+    connect4 = rulecraft.load(ROOT / "rulesets" / "connect4")
     drivers: dict[str, Driver] = {
         "rulecraft_tic_tac_toe": rulecraft_driver(tictactoe),
         "rulecraft_connect_four": rulecraft_driver(connect4),
