@@ -14,6 +14,7 @@ from collections.abc import Sequence
 from rulecraft import __version__
 from rulecraft.cli import (
     cards_cmd,
+    compile_cmd,
     dice_cmd,
     docs_cmd,
     fmt_cmd,
@@ -36,6 +37,7 @@ _COMMANDS = (
     solve_cmd,
     dice_cmd,
     list_cmd,
+    compile_cmd,
     docs_cmd,
     lsp_cmd,
     cards_cmd,

@@ -1,0 +1,123 @@
+"""`rulecraft compile RULESET [--show NAME]`: what the compiler made of a ruleset.
+
+Without ``--show``: one line per compiled routine (actions, effects, triggers, abilities,
+phases, setup, the main flow) with its number of instructions and where it starts.  With
+``--show NAME``: the routines whose name is or ends with NAME (``push``, ``action.push``,
+``medkit``), one instruction a line with the ``.rcl`` place it came from and that line of
+the source, and for an action its condition and label as the Python source the expression
+code generator wrote for them, and for the collection an action ranges over
+(``closures`` where an expression runs as closures).
+
+    $ rulecraft compile dig --show push
+    action.push  (12 instructions)  rules.rcl:5:5
+        0  roll              rules.rcl:5:5       roll 3 dig as r
+       ...
+
+Exit codes: 0, 1 when no routine matches NAME, 2 for a ruleset that does not load.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from pathlib import Path
+from typing import Any
+
+from rulecraft.diagnostics import Span
+
+
+def register(sub: Any) -> None:
+    p: argparse.ArgumentParser = sub.add_parser(
+        "compile",
+        help="show the compiled form of a ruleset or of one rule",
+        description="Compile a ruleset and show its routines, or with --show NAME the "
+        "instructions of one rule with the place in the rules each came from.",
+    )
+    p.add_argument("ruleset", metavar="RULESET", help="a bundled ruleset name or a folder")
+    p.add_argument("--show", metavar="NAME", help="the rule to show (a routine name or its end)")
+    p.set_defaults(func=run)
+
+
+def run(args: argparse.Namespace) -> int:
+    import rulecraft
+    from rulecraft.errors import RulesetError
+
+    try:
+        ruleset = rulecraft.load(args.ruleset)
+    except (RulesetError, FileNotFoundError) as exc:
+        print(f"rulecraft compile: {exc}", file=sys.stderr)
+        return 2
+    program = ruleset.program
+    if args.show is None:
+        for routine in program.routines:
+            where = _short(routine.spans[0]) if routine.spans else ""
+            print(f"{routine.name:<40} {len(routine.code):>4}  {where}")
+        total = sum(len(r.code) for r in program.routines)
+        print(f"{len(program.routines)} routines, {total} instructions")
+        return 0
+    shown = [r for r in program.routines if r.name == args.show or r.name.endswith("." + args.show)]
+    if not shown:
+        names = ", ".join(r.name for r in program.routines)
+        print(f"rulecraft compile: no routine {args.show!r}; routines: {names}", file=sys.stderr)
+        return 1
+    lines = _SourceLines(Path(program.root))
+    for routine in shown:
+        print(listing(routine, lines))
+        action = program.actions.get(routine.name.removeprefix("action."))
+        if routine.name.startswith("action.") and action is not None:
+            if action.for_collection is not None:
+                _show(f"for {action.for_var} in", action.for_collection)
+            _show("condition", action.condition)
+            _show("label", action.label)
+    return 0
+
+
+def listing(routine: Any, lines: _SourceLines) -> str:
+    """A routine, one instruction a line: index, instruction, place, source line."""
+    head = routine.spans[0] if routine.spans else None
+    out = [f"{routine.name}  ({len(routine.code)} instructions)  {_short(head) if head else ''}"]
+    for index, (instr, span) in enumerate(zip(routine.code, routine.spans, strict=True)):
+        name = getattr(instr, "__qualname__", type(instr).__name__).split(".")[0].lstrip("_")
+        out.append(f"  {index:>3}  {name:<18}{_short(span):<20}{lines.text(span)}")
+    return "\n".join(out)
+
+
+def _show(what: str, value: Any) -> None:
+    """One expression of an action: its generated Python source, indented under a header."""
+    source = _expression_source(value)
+    if "\n" not in source:
+        print(f"   {what}: {source}")
+        return
+    print(f"   {what}:")
+    for line in source.splitlines():
+        print(f"      {line}")
+
+
+def _short(span: Span) -> str:
+    return f"{Path(span.file).name}:{span.line}:{span.column}"
+
+
+def _expression_source(value: Any) -> str:
+    if value is None:
+        return "none"
+    if isinstance(value, dict):
+        return repr(value.get("") or next(iter(value.values()), ""))
+    source = getattr(value, "__rulecraft_source__", None)
+    return str(source).rstrip() if source else "closures"
+
+
+class _SourceLines:
+    """The ruleset's source lines, read once per file."""
+
+    def __init__(self, root: Path) -> None:
+        self.root = root
+        self.files: dict[str, list[str]] = {}
+
+    def text(self, span: Span) -> str:
+        name = Path(span.file).name
+        if name not in self.files:
+            candidates = [*self.root.rglob(name)] if self.root.is_dir() else []
+            found = candidates[0] if candidates else None
+            self.files[name] = found.read_text(encoding="utf-8").splitlines() if found else []
+        lines = self.files[name]
+        return lines[span.line - 1].strip() if 0 < span.line <= len(lines) else ""

@@ -1,0 +1,50 @@
+"""`rulecraft compile`: the compiled form of a ruleset, rule by rule (issue 11: 'readable
+(rulecraft compile RULESET --show NAME prints the generated code of one rule)')."""
+
+from __future__ import annotations
+
+import pytest
+
+import rulecraft
+from rulecraft.cli.main import main
+
+
+def test_show_lists_a_rules_instructions_with_their_source_lines(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    assert main(["compile", "dig", "--show", "push"]) == 0
+    out = capsys.readouterr().out
+    assert out.startswith("action.push  (")
+    assert "roll              rules.rcl:5:5       roll 3 dig as r" in out
+    assert "draw              rules.rcl:9:9       draw 1 from tools to you.kit" in out
+    assert "   condition: none" in out
+    assert "   label: closures" in out  # it interpolates chance(...): closures
+
+
+def test_a_generated_expression_is_shown_as_python(capsys: pytest.CaptureFixture[str]) -> None:
+    """Connect Four's drop ranges over the open columns: a 'where' the code generator
+    writes as one comprehension."""
+    program = rulecraft.load("connect4").program
+    name, action = next((n, a) for n, a in program.actions.items() if a.for_collection)
+    assert main(["compile", "connect4", "--show", name]) == 0
+    out = capsys.readouterr().out
+    source = getattr(action.for_collection, "__rulecraft_source__", None)
+    assert source is not None
+    shown = out.split(f"   for {action.for_var} in:\n", 1)[1].split("   condition:")[0]
+    assert shown.splitlines() == [f"      {line}" for line in source.rstrip().splitlines()]
+    assert " for _it1 in " in shown  # a comprehension, not a tree of closures
+
+
+def test_the_summary_counts_every_routine(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["compile", "tictactoe"]) == 0
+    out = capsys.readouterr().out.splitlines()
+    program = rulecraft.load("tictactoe").program
+    assert len(out) == len(program.routines) + 1
+    total = sum(len(r.code) for r in program.routines)
+    assert out[-1] == f"{len(program.routines)} routines, {total} instructions"
+
+
+def test_an_unknown_rule_lists_the_routines(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["compile", "dig", "--show", "nope"]) == 1
+    assert "no routine 'nope'; routines: " in capsys.readouterr().err
+    assert main(["compile", "no_such_ruleset"]) == 2
