@@ -911,6 +911,33 @@ action buy "Buy" for c in market:
     game.choose("act:buy:lamp")
     assert game.evaluate_expr("count(you.hand)", 0) == 1
     assert game.record.choices == ("act:buy:lamp#1",)
+    # a scenario's choose: takes the same name (it refused 'act:buy:lamp' before)
+    from rulecraft.interpreter.scenario import load_scenario, run_scenario
+
+    text = "name: buy\ncites: issue 10\nscript:\n  - choose: act:buy:lamp\n"
+    text += "  - expect: count(market) == 2\n  - stop: the rope is next\n"
+    scenario, problems = load_scenario(text, "buy.yaml")
+    assert scenario is not None and not problems
+    outcome = run_scenario(ruleset, scenario)
+    assert outcome.passed, outcome.message
+
+
+def test_a_copy_id_in_an_expression_is_an_error_not_a_comment(tmp_path: Path) -> None:
+    """'Copy ids in expect: silently become comments: broker#1 reads as broker' (found
+    writing the example rulesets): a '#' in an expression of a YAML value is refused."""
+    game = rulecraft.load("tictactoe").new_game(seed=1)
+    game.choose(game.legal_ids()[0])
+    with pytest.raises(ValueError, match="'#' would start a comment"):
+        game.evaluate_expr("mark#1 in board")
+    assert game.evaluate_expr('"#1" == "#1"') is True  # inside a text it is a character
+
+
+def test_a_keyword_used_as_a_name_is_said_to_be_a_keyword(tmp_path: Path) -> None:
+    found = check_ruleset(
+        write(tmp_path, BASE + ONE_ACTION, 'action act "Act":\n    let up = 1\n')
+    ).diagnostics
+    hints = [d.hint for d in found if d.code == "RC101"]
+    assert hints == ["'up' is a keyword of the language: choose another name"]
 
 
 # ---------------------------------------------------------------------------- flow

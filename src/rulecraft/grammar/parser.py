@@ -741,6 +741,9 @@ def _syntax_diagnostic(
             )
         elif tok.type == "NAME" and "NAME" not in expected:
             hint = "is a ';' or a line break missing between two statements?"
+        elif "NAME" in expected and str(tok.value).isidentifier():
+            # `let up = 1`: a keyword where a name must stand
+            hint = f"{str(tok.value)!r} is a keyword of the language: choose another name"
     elif isinstance(err, UnexpectedEOF):
         message = "unexpected end of file"
         hint = "a block or bracket is not closed"
@@ -908,6 +911,26 @@ def parse_snippet(
     return (), problems
 
 
+def _comment_start(text: str) -> int | None:
+    """Where a '#' outside any text literal stands in ``text`` (``None`` if nowhere).
+
+    >>> _comment_start('plot#4 in trash'), _comment_start('say "#1" == x')
+    (4, None)
+    """
+    quoted = False
+    escaped = False
+    for index, char in enumerate(text):
+        if escaped:
+            escaped = False
+        elif char == "\\" and quoted:
+            escaped = True
+        elif char == '"':
+            quoted = not quoted
+        elif char == "#" and not quoted:
+            return index
+    return None
+
+
 def parse_expression(
     text: str, file: str, line: int = 1, column: int = 1
 ) -> tuple[ast.Expr | None, list[Diagnostic]]:
@@ -915,6 +938,18 @@ def parse_expression(
     if "\n" in text.strip():
         return None, [
             Diagnostic("RC101", "an expression must fit on one line", Span(file, line, column))
+        ]
+    comment = _comment_start(text)
+    if comment is not None:
+        # In a .rcl file '#' starts a comment; here the rest would vanish unnoticed
+        # ('plot#4 in trash' would test 'plot').
+        return None, [
+            Diagnostic(
+                "RC101",
+                "'#' would start a comment here, and the rest of the expression would be ignored",
+                Span(file, line, column + comment),
+                hint="a copy id such as plot#4 is no expression: test it.def == plot, or a field",
+            )
         ]
     prefix = "define __expr__ = "
     unit, problems = parse_source(

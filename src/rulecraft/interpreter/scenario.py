@@ -38,6 +38,7 @@ from typing import Any, Protocol
 
 from rulecraft.diagnostics import Diagnostic, Span
 from rulecraft.interpreter.decision import Decision, Option, Result
+from rulecraft.interpreter.engine import without_copy_number
 from rulecraft.validators.schema_check import check_schema
 from rulecraft.validators.yaml_source import JsonValue, PositionMap, load_yaml
 
@@ -699,10 +700,14 @@ def _pending(game: ScenarioGame, doing: str) -> Decision:
 
 
 def _resolve(decision: Decision, ref: str) -> Option | None:
-    """The option named by id, else by exact label (``_StepFailed`` when ambiguous)."""
+    """The option named by id (a unique card's also without its copy number, as
+    ``Game.choose`` takes it), else by exact label (``_StepFailed`` when ambiguous)."""
     for opt in decision.options:
         if opt.id == ref:
             return opt
+    unique = [o for o in decision.options if without_copy_number(o.id) == ref]
+    if len(unique) == 1:
+        return unique[0]
     labelled = [o for o in decision.options if o.label == ref]
     if len(labelled) > 1:
         ids = ", ".join(o.id for o in labelled)
