@@ -429,6 +429,10 @@ action act "Act":
         ("set game.trump to 5", "RC253"),  # a number for an enum
         ("set game.trump to bone_x", "RC201"),
         ('set you.bid to "high"', "RC253"),  # text for a number
+        # found writing Tricks: a card, a player for an enum; a player for a card
+        ("set game.trump to a1", "RC253"),
+        ("set game.trump to you", "RC253"),
+        ("set game.led to opponent", "RC253"),
         ("gain game.trmup gold", "RC250"),  # a game field nobody declares or sets
     ],
 )
@@ -441,6 +445,8 @@ def test_a_declared_field_refuses_values_of_another_type(
         'card a1 "Ash One":\n    suit: ash\n\naction act "Act":\n    ' + statement + "\n",
     )
     assert code in [c for c, _, _ in found], found
+    if code == "RC253" and "trump" in statement:
+        assert any("holds an enum(ash, bone)" in m for _, _, m in found), found
 
 
 # ---------------------------------------------------------------------------- generated decks

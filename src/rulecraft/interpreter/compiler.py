@@ -17,7 +17,7 @@ from rulecraft.grammar.parser import parse_expression, parse_snippet
 from rulecraft.interpreter import codegen
 from rulecraft.interpreter import engine as E
 from rulecraft.interpreter.builtins import BUILTINS, bounded, get_field, multiply
-from rulecraft.interpreter.fields import FieldRead, catalogue, static_kind
+from rulecraft.interpreter.fields import PLAYER_NAMES, FieldRead, catalogue, static_kind
 from rulecraft.interpreter.generate import generated_components
 from rulecraft.interpreter.program import (
     AbilitySpec,
@@ -522,13 +522,22 @@ class Compiler:
             wrong = wrong or typ.startswith("enum(")
         elif isinstance(value, ast.Name) and typ.startswith("enum("):
             allowed = [x.strip() for x in typ[5:-1].split(",")]
-            wrong = value.name not in allowed and value.name in self.symbols
+            # a symbol of another enum, a card, a zone, a resource or a player is no value
+            # of this one (set game.trump to ash_3, to you)
+            others = (self.symbols, self.comps, self.zones, self.resources, PLAYER_NAMES)
+            wrong = value.name not in allowed and any(value.name in o for o in others)
+        elif isinstance(value, ast.Name) and typ in ("card", "player"):
+            is_player = value.name in PLAYER_NAMES
+            wrong = (typ == "card" and is_player) or (
+                typ == "player" and (value.name in self.comps or value.name in self.symbols)
+            )
         elif isinstance(value, ast.TextLit):
             wrong = typ not in ("text",)
         if wrong:
+            article = "an" if typ[:1] in "aeiou" else "a"
             self.error(
                 "RC253",
-                f"the field {name!r} holds a {typ}: this value is not one",
+                f"the field {name!r} holds {article} {typ}: this value is not one",
                 span,
                 f"declared under fields: {name}: type: {typ}",
             )
