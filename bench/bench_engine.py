@@ -371,6 +371,8 @@ def machine_info() -> dict[str, Any]:
         "platform": platform.platform(),
         "date": datetime.date.today().isoformat(),
         "commit": commit,
+        "engine_src": os.environ.get("RULECRAFT_BENCH_SRC", "working tree"),
+        "load_average_1min_at_start": round(os.getloadavg()[0], 2),
         "open_spiel": openspiel,
     }
 
@@ -477,8 +479,10 @@ def against(rev: str, names: list[str]) -> int:
         new = statistics.median(rates[name]["new"])
         parts.append(f"{name} {old:,.1f} -> {new:,.1f} playouts/s ({new / old:.2f}x)")
     load = os.getloadavg()[0]
+    measured = os.environ.get("RULECRAFT_BENCH_SRC", "working tree")
     print(
-        f"SUMMARY engine-against: {rev} -> working tree, CPU time, median of {AGAINST_ROUNDS} "
+        f"SUMMARY engine-against: {rev} -> {measured}, "
+        f"CPU time, median of {AGAINST_ROUNDS} "
         f"interleaved rounds of {AGAINST_ROUND_S} s, load {load:.1f} on {os.cpu_count()} "
         "cores: " + "; ".join(parts)
     )
