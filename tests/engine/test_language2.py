@@ -1219,3 +1219,21 @@ def test_a_problem_inside_a_label_is_located_at_its_statement(tmp_path: Path) ->
     assert ("RC201", 1, "unknown function 'site_name'") in found
     report = check_ruleset(tmp_path)
     assert all(d.span.file.endswith((".rcl", ".yaml")) for d in report.diagnostics)
+
+
+def test_a_phase_label_interpolates(tmp_path: Path) -> None:
+    """'Text: {...} in action, phase and option labels' (issue 10): the phase's label is
+    the menu's prompt."""
+    manifest = BASE + ONE_ACTION.replace(
+        "      actions: [act]\n",
+        '      actions: [act]\n      label: "{you}, you have {you.gold} gold"\n',
+    )
+    game = make(tmp_path, manifest, 'action act "Act":\n    gain 2 gold\n').new_game(seed=1)
+    assert game.decision is not None
+    assert game.decision.prompt == "Player 1, you have 0 gold"
+    game.choose("act:act")
+    assert game.decision.prompt == "Player 2, you have 0 gold"
+    bad = manifest.replace("{you.gold}", "{you.glod}")
+    assert any(
+        c == "RC250" for c, _, _ in codes(tmp_path, bad, 'action act "Act":\n    gain 2 gold\n')
+    )

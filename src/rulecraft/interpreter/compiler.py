@@ -1821,6 +1821,18 @@ class Compiler:
             max_resets=options.get("max_resets"),
         )
 
+    def _manifest_text(
+        self, value: Any, path: tuple[Any, ...], scope: Scope, default: str
+    ) -> dict[str, str] | ExprFn:
+        """A manifest text (a string or {lang: text}); a function when it interpolates
+        ``{...}`` (a phase's label: "Your action, {you}: {you.gold} gold")."""
+        text = _text(value, default)
+        if not any("{" in t for t in text.values()):
+            return text
+        translations = tuple((k, v) for k, v in text.items() if k)
+        parsed = ast.Text(text[""], translations)
+        return self.text_value(parsed, scope, self.mspan(*path))  # type: ignore[no-any-return]
+
     def _phase_spec(self, ph: dict[str, Any], path: tuple[Any, ...], scope: Scope) -> PhaseSpec:
         """One phase of a turn: its start statements, its menu and how the menu behaves."""
         body = self._manifest_block(ph.get("do"), (*path, "do"), f"phase.{ph.get('name')}", scope)
@@ -1833,7 +1845,9 @@ class Compiler:
             self.used_names.add(a)
         return PhaseSpec(
             name=str(ph.get("name", f"phase{path[-1]}")),
-            label=_text(ph.get("label"), str(ph.get("name", ""))),
+            label=self._manifest_text(
+                ph.get("label"), (*path, "label"), scope, str(ph.get("name"))
+            ),
             body=body,
             actions=acts,
             max_actions=ph.get("max"),

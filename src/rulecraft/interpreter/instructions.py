@@ -625,7 +625,9 @@ def _menu(index: int) -> Instr:
             options.append(["pass", E.text_of(ctx, phase.pass_label), ["pass"]])
         if not options:
             return  # nothing to do (or only to pass, unless ask_to_pass): the phase ends
-        E.ask(ctx, seat, E.text_of(ctx, phase.label) or "Your action", options, "action")
+        heading = phase.label
+        prompt = heading(ctx) if callable(heading) else E.text_of(ctx, heading)
+        E.ask(ctx, seat, prompt or "Your action", options, "action")
         _stay(ctx)
         if phase.plan is not None and st["pending"] is not None:
             plan.remember_start(ctx, index)

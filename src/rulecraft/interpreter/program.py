@@ -212,7 +212,7 @@ class PlanSpec:
 @dataclass(frozen=True, slots=True)
 class PhaseSpec:
     name: str
-    label: dict[str, str]
+    label: dict[str, str] | ExprFn  # a function when the label interpolates {...}
     body: int | None  # routine run at the start of the phase
     actions: tuple[str, ...]  # action names, plus "abilities"
     max_actions: int | None
