@@ -85,6 +85,21 @@ RULEBOOK_PRIVATE: dict[str, dict[str, str]] = {
     # Tricks (docs/rulesets/tricks.md): "a hand only its owner sees"; the deck and the
     # tricks already played lie face down.
     "tricks": {"deck": "hidden", "taken": "hidden", "hand": "owner"},
+    # The Waylanders: "Hand 5 random adventurer cards (face down) to each player. Look at
+    # the 5 adventurer cards in your hand, pick one and place it face down on your side of
+    # the table"; "Shuffle all area center tokens face down"; event hand cards "are not read
+    # out loud"; the objective and event decks are shuffled face down.
+    "waylanders": {
+        "adventurer_deck": "hidden",
+        "hand": "owner",
+        "passing": "hidden",
+        "party": "owner",
+        "center_pool": "hidden",
+        "objective_deck": "hidden",
+        "event_deck": "hidden",
+        "event_hand": "owner",
+        "box": "hidden",
+    },
     # Bazaar (docs/rulesets/bazaar.md): decks and the market deck face down, a hand and a
     # discard pile its owner's.
     "bazaar": {"deck": "hidden", "market_deck": "hidden", "hand": "owner", "discard": "owner"},
@@ -105,6 +120,9 @@ NOT_BY_RANDOM_PLAY: dict[str, set[str]] = {
     # Random drivers complete no 3 contracts in 12 rounds: the authored time limit ends every
     # random game; tests/rulesets/test_wasteland_express.py wins one on purpose (BSOD).
     "wasteland_express": {"Three contracts completed!"},
+    # Random Riverbank games (a third of 2-player games) reach the 80-round limit before 12
+    # knock-downs; tests/rulesets/test_waylanders.py ends one that way on purpose.
+    "waylanders": {"Twelve adventurers have fallen: the most adventurers across the river win."},
 }
 
 # Known lines of play from seed 0: (choices, whether the game must end after them).
