@@ -1237,3 +1237,30 @@ def test_a_phase_label_interpolates(tmp_path: Path) -> None:
     assert any(
         c == "RC250" for c, _, _ in codes(tmp_path, bad, 'action act "Act":\n    gain 2 gold\n')
     )
+
+
+def test_an_interpolated_label_names_the_deciders_own_cards_to_it_only(tmp_path: Path) -> None:
+    """'Interpolated labels hide cards from their owner: "Play {c}" shows "Play a card"
+    even to the player holding the card' (found writing Tricks). The decider reads its
+    card's name; the log tells the others "a card" (hidden information is real)."""
+    manifest = (
+        BASE
+        + """kinds:
+  card: {}
+zones:
+  hand: {per: player, visibility: owner}
+  pile: {visibility: hidden}
+components:
+  - {kind: card, zone: hand}
+"""
+        + ONE_ACTION.replace("[act]", "[play]")
+    )
+    rules = 'card ace "Ace":\n    copies: 1\n\naction play "Play {c}" for c in you.hand:\n'
+    rules += "    move c to pile\n"
+    game = make(tmp_path, manifest, rules).new_game(seed=1)
+    assert game.decision is not None
+    assert [o.label for o in game.decision.options] == ["Play Ace"]
+    game.choose(game.legal_ids()[0])
+    assert "Player 1: Play Ace" in game.log_for(0)
+    assert "Player 1: Play a card" in game.log_for(1)
+    assert not any("Ace" in line for line in game.log_for(1))

@@ -52,6 +52,9 @@ class Ctx:
     by_def: dict[str, list[str]] = field(default_factory=dict)
     frame: list[Any] = field(default_factory=list)
     loc: dict[str, Any] = field(default_factory=dict)
+    #: Whose eyes a text is built for (an option's label is its decider's): ``None`` is
+    #: every seat, so a card some seat may not see is "a card".
+    viewer: int | None = None
 
     def say(self, text: str, audience: int = -1) -> None:
         """Add a log line; ``audience`` -1 is everybody, else only that seat sees it."""
@@ -170,12 +173,17 @@ def unit_text(ctx: Ctx, unit: str, amount: int) -> str:
     return one if amount == 1 or not many else many
 
 
+def _seen_by_readers(ctx: Ctx, cid: str) -> bool:
+    """May every reader of the text being built see ``cid``: the viewer, or every seat?"""
+    if ctx.viewer is not None:
+        return visible_to(ctx, cid, ctx.viewer)
+    return all(visible_to(ctx, cid, s) for s in range(ctx.st["players"]))
+
+
 def public_text(ctx: Ctx, value: Any) -> str:
     """A value as text that anybody may read: a card some seat may not see is "a card"."""
-    if is_comp(value) and value in ctx.st["comps"]:
-        n = ctx.st["players"]
-        if not all(visible_to(ctx, value, s) for s in range(n)):
-            return "a card"
+    if is_comp(value) and value in ctx.st["comps"] and not _seen_by_readers(ctx, value):
+        return "a card"
     text = ", ".join(public_text(ctx, v) for v in value) if isinstance(value, list) else None
     text = text_of(ctx, value) if text is None else text
     # Bounded like every value built at run time: 'set t to "{t}{t}"' in a loop doubled a
@@ -197,7 +205,7 @@ def hidden_field(ctx: Ctx, obj: Any, field: str) -> bool:
     """Is ``obj.field`` something some seat may not know (a hidden card's rank, say)?"""
     if not (is_comp(obj) and obj in ctx.st["comps"]) or field in WHEREABOUTS:
         return False
-    if all(visible_to(ctx, obj, s) for s in range(ctx.st["players"])):
+    if _seen_by_readers(ctx, obj):
         return False
     spec = ctx.prog.zones.get(zone_name(ctx.st["comps"][obj]["z"]))
     return spec is None or field not in spec.public_fields

@@ -582,9 +582,15 @@ def _menu(index: int) -> Instr:
                     saved = ctx.loc
                     ctx.loc = local
                     label = E.text_of(ctx, act.label)
+                    ctx.viewer = seat
+                    own = E.text_of(ctx, act.label) if callable(act.label) else label
+                    ctx.viewer = None
                     ctx.loc = saved
                     if act.for_var is None or callable(act.label):
-                        # an interpolated label already says what was chosen, as public text
+                        # an interpolated label says what was chosen: the actor reads it
+                        # with its own cards named, the others as public text (its twin)
+                        if own != label:
+                            ctx.say(f"Player {seat + 1}: {own}", seat)
                         ctx.say(f"Player {seat + 1}: {label}")
                     else:
                         # The actor reads what was chosen; the others read it as they see it.
@@ -644,10 +650,12 @@ def option_label(ctx: Ctx, seat: int, value: Any) -> str:
         saved = ctx.loc
         # an interpolated label reads the action's names: you, and its for-variable
         ctx.loc = {"you": E.player(seat), "this": None, act.for_var or "it": value[2]}
+        viewer, ctx.viewer = ctx.viewer, seat  # the decider reads the label of its cards
         try:
             label = E.text_of(ctx, act.label)
         finally:
             ctx.loc = saved
+            ctx.viewer = viewer
         if act.for_var is not None and callable(act.label):
             return label  # the label says what the option is ("Buy {c} for {c.cost}")
         return f"{label}: {_value_label(ctx, value[2], seat)}"
