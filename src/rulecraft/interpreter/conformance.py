@@ -376,7 +376,7 @@ def declared_hidden(
     if not names:
         return hidden
     # A name written inside a name the seat sees is public ('Rowan' in a shown 'Rowan
-    # (emblem)', every adventurer's emblem lying face up): finding it there is no leak.
+    # (emblem)', a card named after another lying face up): finding it there is no leak.
     secret = {
         name
         for name in hidden_names - seen_names
