@@ -8,6 +8,7 @@ from pathlib import Path
 
 import pytest
 from pypdf import PdfReader
+from ruamel.yaml import YAML
 
 from rulecraft.cli.main import main
 from rulecraft.interpreter.game import bundled_names
@@ -42,13 +43,27 @@ def _front_names(reader: PdfReader, *, backs: bool = True) -> Counter[str]:
     return names
 
 
+def _skipped_kinds(root: Path) -> set[str]:
+    """The kinds whose manifest entry says ``print: {skip: true}`` (not printed cards)."""
+    kinds = YAML(typ="safe").load((root / "ruleset.yaml").read_text()).get("kinds") or {}
+    return {
+        kind
+        for kind, entry in kinds.items()
+        if isinstance(entry, dict) and (entry.get("print") or {}).get("skip") is True
+    }
+
+
 def _expected(root: Path, lang: str | None = None) -> Counter[str]:
-    """Each card name times its copies, straight from the compiled ruleset."""
+    """Each card name times its copies, straight from the compiled ruleset, leaving out
+    the kinds the manifest does not print."""
     program = check_ruleset(root).program
     assert program is not None
     key = None if lang is None or lang == program.languages[0] else lang
+    skipped = _skipped_kinds(root)
     wanted: Counter[str] = Counter()
     for definition in program.defs.values():
+        if definition.kind in skipped:
+            continue
         name = definition.name.get(key or "", definition.name[""]) if key else definition.name[""]
         wanted[name] += definition.copies
     return wanted
