@@ -14,8 +14,7 @@ from typing import Any
 import pytest
 
 import rulecraft
-from rulecraft.interpreter.decision import Decision
-from rulecraft.interpreter.game import Game
+from rulecraft import Decision, Game
 
 RULESET = rulecraft.load("wasteland_express")
 
@@ -348,6 +347,8 @@ def test_no_sliding_into_bonus() -> None:
     assert not any(o.startswith("act:bsod") for o in game.legal_ids())
     game.choose("pass")
     game.choose("act:rest")
+    assert prompt(game) == "Before your action"  # full holds: discarding is offered
+    game.choose("pass")
     assert "act:bsod" in game.legal_ids()
 
 
@@ -972,6 +973,8 @@ def test_questionable_decisions() -> None:
     assert ev(game, "carrying(you, bomb)", 0) == 1
     assert ev(game, "game.bombs") == 4
     game.choose("act:rest")
+    assert "act:jettison" in game.legal_ids()  # a bomb aboard: it may be discarded
+    game.choose("pass")
     # a failed ambush on entering new terrain returns the bomb
     game.arrange(zones={"raider_park": ["raider_1#1", "raider_2#1", "raider_3#1"]})
     game.arrange(zones={"truck_deck": ["rt_road_hogs#1"]}, dice={"combat": ["blank", "blank"]})
@@ -1035,8 +1038,9 @@ def test_mod_shop_limits() -> None:
     assert not any(o.startswith("digger") for o in game.legal_ids())  # 1 per truck
     for mod in ("gunner#1", "gunner#2", "gunner#3"):
         game.choose(mod)
-    # 6 slots: 2 holds, a digger, 3 gunners; only armor (its own slot) is left
-    assert game.legal_ids() == ["armor#1", "done"]
+    # 6 slots: 2 holds, a digger, 3 gunners; $2 left: armor (its own slot), or a sleeper cab
+    # in place of a mod removed for it
+    assert game.legal_ids() == ["armor#1", "sleeper_cab#1", "done"]
 
 
 def test_mod_shop_discount_is_per_visit() -> None:
@@ -1148,6 +1152,7 @@ def test_perfect_information_palooza_ignores_bonuses() -> None:
     assert ev(plain, "you.crap", 1) == 14  # Tweek's authored bonus: $4
     palooza = RULESET.new_game(seed=1, players=2)
     palooza.choose("opt5")
+    palooza.choose("opt1")  # start the game: no further variant
     palooza.choose("tweek#1")
     while palooza.decision is not None and prompt(palooza) != "Take an action":
         palooza.choose(palooza.decision.options[0].id)
@@ -1186,3 +1191,187 @@ def test_brutal_competition_variant(
     assert ev(game, "carrying(you, weapons)", 0) == pillaged
     assert ev(game, "carrying(you, artifact)", 1) == 1
     assert ev(game, "you.dmg_empty", 0) == damage
+
+
+# ---------------------------------------------------------------------------- removing, discarding
+def full_truck(game: Game, seat: int) -> list[str]:
+    """Fill the 6 slots of ``seat``'s truck: its 2 holds and 4 mods (the first damaged)."""
+    mods = ["machine_gun#1", "machine_gun#2", "machine_gun#3", "turbo#1"]
+    add_to_dash(game, seat, *mods)
+    game.arrange(cards={"machine_gun#1": {"flags": ["damaged"]}})
+    assert ev(game, "free_slots(you)", seat) == 0
+    return mods
+
+
+def test_buying_a_mod_removes_one_to_free_a_slot() -> None:
+    """Purchasing Upgrades: "When you purchase a truck mod, there must be an available slot on
+    your dashboard, or else you have to remove a mod (returning it to the reserve) to free up a
+    slot." A damaged mod frees no slot (its damage token stays), so it is not offered."""
+    game = new_game()
+    full_truck(game, 0)
+    general = hold(game, 0)
+    load(game, {general: "food"})
+    put_truck(game, 0, site(game, "terminus"))
+    game.arrange(players={0: {"resources": {"crap": 20}}})
+    game.choose("act:outpost")
+    assert "gunner#1" in game.legal_ids()
+    game.choose("gunner#1")
+    assert prompt(game) == "No free slot: remove which mod to make room for Gunner?"
+    assert "machine_gun#1" not in game.legal_ids()  # damaged
+    assert {"machine_gun#2", "turbo#1", general} <= set(game.legal_ids())
+    game.choose(general)
+    assert general in game.state["zones"]["z:tray"]
+    assert "gunner#1" in pieces_of_dash(game, 0)
+    assert ev(game, "carrying(you, food)", 0) == 0  # its food went back to the reserve
+    assert ev(game, "you.crap", 0) == 11
+    assert ev(game, "free_slots(you)", 0) == 0
+
+
+def test_a_full_truck_may_discard_cargo_before_its_action() -> None:
+    """Storing Cargo: "Cargo may be voluntarily discarded at any time." Offered, without an
+    action marker, before the action of a driver whose holds are all full."""
+    game = new_game()
+    load(game, {hold(game, 0): "water", hold(game, 0, "weapons"): "weapons"})
+    game.choose("act:rest")  # Player 1
+    assert prompt(game) == "Take an action"  # Player 2's holds are empty: nothing to ask
+    game.choose("act:rest")
+    assert decision(game).seat == 0 and prompt(game) == "Before your action"
+    assert game.legal_ids() == ["act:jettison", "pass"]
+    game.choose("act:jettison")
+    game.choose(hold(game, 0))
+    game.choose("done")
+    assert ev(game, "carrying(you, water)", 0) == 0
+    assert ev(game, "carrying(you, weapons)", 0) == 1
+    assert prompt(game) == "Take an action" and ev(game, "markers_left(you)", 0) == 4
+
+
+def test_pillage_with_full_holds_offers_a_discard() -> None:
+    """Normal Combat: "load them onto your truck — but only if you have the storage capacity!
+    Any pillaged cargo that cannot be stored must be discarded back to the reserve" and
+    "Cargo may be voluntarily discarded at any time": water makes room for pillaged food."""
+    game = new_game()
+    general = hold(game, 0)
+    load(game, {general: "water", hold(game, 0, "weapons"): "weapons"})
+    at_enclave(game)
+    game.arrange(zones={"enclave_deck": ["ec_bonesaw_pit_crew#1"]}, dice={"combat": [HIT3, HIT3]})
+    game.choose("act:attack")
+    assert prompt(game) == "Discard cargo to make room for food?"
+    game.choose(general)
+    assert ev(game, "carrying(you, food)", 0) == 1
+    assert ev(game, "carrying(you, water)", 0) == 0  # pit crew's water: no room, to the reserve
+
+
+def fill_with(game: Game, seat: int, cargo: str, holds: list[str]) -> None:
+    add_to_dash(game, seat, *holds)
+    load(game, dict.fromkeys(holds, cargo))
+
+
+def test_the_reserve_holds_25_of_each_cargo() -> None:
+    """Components: "75 cargo (25 food / 25 water / 25 weapons)". With 24 food out (on trucks
+    and in raider trucks), a purchase gets the last one however much room and $crap the buyer
+    has, and a pillaged raider truck is refilled only with what the reserve has left."""
+    game = new_game(players=4)
+    holds = [f"general_hold#{n}" for n in range(1, 21)]
+    fill_with(game, 1, "food", holds[:6])
+    fill_with(game, 2, "food", holds[6:12])
+    fill_with(game, 3, "food", holds[12:18])
+    fill_with(game, 0, "empty", holds[18:])
+    game.arrange(zones={"raider_park": ["raider_1#1", "raider_2#1", "raider_3#1"]})
+    game.arrange(
+        cards={
+            "raider_1#1": {"fields": {"load": ["water"]}},
+            "raider_2#1": {"fields": {"load": ["food", "food", "food"]}},
+            "raider_3#1": {"fields": {"load": ["food", "food", "food"]}},
+        }
+    )
+    assert ev(game, "cargo_left(food)") == 1
+    where, old = supply_site(game)
+    kept = [c for c in pieces(game, where) if c != old] + ["sup_food_1#1"]
+    game.arrange(zones={where: {"cards": kept, "others_to": "supply_discard"}})
+    game.arrange(players={0: {"resources": {"crap": 30}}})
+    put_truck(game, 0, where)
+    assert ev(game, "room_for(you, food)", 0) == 3
+    game.choose("act:buy")  # one food is left: the quantity is not even asked
+    assert ev(game, "carrying(you, food)", 0) == 1
+    assert ev(game, "cargo_left(food)") == 0
+    assert ev(game, "you.crap", 0) == 29
+    # "refill that truck with the cargo shown on the raider card": Road Hogs show 2 food
+    game.arrange(active=0, phase="act")
+    raider_at(game, "raider_1#1", "b2_c")
+    put_truck(game, 0, "b2_nw")
+    game.arrange(zones={"truck_deck": ["rt_road_hogs#1"]}, dice={"combat": [HIT3, HIT3]})
+    game.choose("act:attack")
+    assert ev(game, "carrying(you, water)", 0) == 1  # the raider truck's water, pillaged
+    assert ev(game, "first(game.raiders where it.number == 1).load") == []
+
+
+def test_damage_is_ignored_when_the_40_tokens_are_out() -> None:
+    """Components: "40 damage tokens"; Taking Damage: "take a damage token from the reserve
+    and assign it to any available slot". With all 40 on trucks there is none to take: the
+    damage is ignored, as when "all slots are damaged" (README, Interpretations)."""
+    game = new_game(players=6)
+    for seat in range(1, 6):
+        armor = f"armor#{seat}"
+        add_to_dash(game, seat, armor)
+        damaged = [armor, *[h for h in pieces_of_dash(game, seat) if h != armor]]
+        game.arrange(
+            players={seat: {"fields": {"dmg_empty": 4}}},
+            cards={c: {"flags": ["damaged"]} for c in damaged},
+        )
+    game.arrange(
+        players={0: {"fields": {"dmg_empty": 3}}},
+        cards={h: {"flags": ["damaged"]} for h in pieces_of_dash(game, 0)},
+    )
+    assert ev(game, "damage_tokens_left") == 0
+    assert ev(game, "free_slots(you)", 0) == 1
+    at_enclave(game)
+    game.arrange(dice={"combat": ["blank", "blank"]})
+    mark = len(game.log)
+    game.choose("act:attack")
+    assert "The reserve has no damage token left: the damage is ignored." in log_since(game, mark)
+    assert ev(game, "you.dmg_empty", 0) == 3
+
+
+def test_ten_progress_markers_a_driver() -> None:
+    """Components: "60 progress markers (10x each)"; Appendix C: "use the 10 progress markers
+    you have to track your progress"; Appendix D: "mark the fulfilled requirement with 1 of
+    your progress markers. Once you've fulfilled all requirements, remove those progress
+    markers". With all 10 in use a requirement that does not finish its job cannot be marked
+    (not offered); one that finishes its job needs no marker."""
+    game = new_game()
+    with_contracts(game, "c_bsod#1", "c_kill_all#1", "c_smuggler#1")
+    underway = ["nra_operation_houston#1", "nra_according_to_keikaku#1", "nra_outpost_loyalty#1"]
+    game.arrange(
+        zones={"underway": {0: underway}},
+        players={0: {"fields": {"enclaves_hit": ["eyeless", "bonesaw", "nein_nein"]}}},
+        cards={
+            "nra_operation_houston#1": {"fields": {"met": [0, 1]}},
+            "nra_according_to_keikaku#1": {"fields": {"progress": 4}},
+            "nra_outpost_loyalty#1": {"fields": {"met": [0]}},
+        },
+    )
+    give_job(game, 0, "nra_freedom_patrol#1")
+    assert ev(game, "progress_left(you)", 0) == 0
+    # Freedom Patrol's first requirement (weapons to New Alexandria) would need a marker
+    put_truck(game, 0, site(game, "new_alexandria"))
+    load(game, {hold(game, 0, "weapons"): "weapons"})
+    assert "act:job_delivery:nra_freedom_patrol#1" not in game.legal_ids()
+    # Outpost Loyalty's last requirement (weapons to New Chernobyl) finishes it: no marker
+    put_truck(game, 0, site(game, "new_chernobyl"))
+    game.choose("act:job_delivery:nra_outpost_loyalty#1")
+    assert "nra_outpost_loyalty#1" in game.state["zones"]["z:done_jobs@0"]
+    assert ev(game, "progress_left(you)", 0) == 1
+
+
+def test_several_variants_at_once() -> None:
+    """Appendix F lists five variants; nothing says only one may be played: the start player
+    adds them one at a time (a chosen one is not offered again) and then starts the game."""
+    game = RULESET.new_game(seed=1, players=2)
+    assert prompt(game) == "Appendix F: add a variant?"
+    game.choose("opt2")  # Matt's Risky Smuggling
+    assert "opt2" not in game.legal_ids()
+    game.choose("opt4")  # Nathan's "I Hate Event Decks"
+    assert game.legal_ids() == ["opt1", "opt3", "opt5", "opt6"]
+    game.choose("opt1")
+    assert ev(game, "game.variant_risky") and ev(game, "game.variant_no_events")
+    assert not ev(game, "game.variant_warping") and not ev(game, "game.variant_brutal")
