@@ -35,15 +35,15 @@ sys.path.insert(0, str(ROOT))  # the fake games live with the tests
 
 from tests.agents.fakegames import HiddenDuel, Nim, TicTacToe, TicTacToeFactory  # noqa: E402
 
-from rulecraft.interpreter.agents import (  # noqa: E402
+from rulecraft.bots.agents import (  # noqa: E402
     MCTSAgent,
     RandomAgent,
     make_agent,
     pending_decision,
     play_game,
 )
-from rulecraft.interpreter.decision import Decision, Option, Result  # noqa: E402
-from rulecraft.interpreter.simulator import (  # noqa: E402
+from rulecraft.runtime.decision import Decision, Option, Result  # noqa: E402
+from rulecraft.tools.simulate import (  # noqa: E402
     RulesetGameFactory,
     SimulationReport,
     simulate,
@@ -151,7 +151,7 @@ def real_ruleset(n: int) -> dict[str, Any] | None:
     """Random playouts per second of the bundled default ruleset (``rulesets/DEFAULT``:
     Radlands), through ``simulate`` on one core, whole games from setup to the end; then
     the same games on two worker processes, for the scaling ratio."""
-    from rulecraft.interpreter.game import default_ruleset
+    from rulecraft.compile.load import default_ruleset
 
     name = default_ruleset()
     try:

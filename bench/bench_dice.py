@@ -26,7 +26,7 @@ import numpy as np
 
 from rulecraft.dice import DiceSet, Pool, distribution, roll, sample
 from rulecraft.dice import exact as dice_exact
-from rulecraft.interpreter.random import Rng
+from rulecraft.rng import Rng
 
 COLOURS = {
     "c1": [[], [], ["fate"], ["success"], ["success"], ["botch"]],

@@ -53,7 +53,7 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, os.environ.get("RULECRAFT_BENCH_SRC", str(ROOT / "src")))
 
 import rulecraft  # noqa: E402
-from rulecraft.interpreter.game import Game, Ruleset  # noqa: E402
+from rulecraft import Game, Ruleset  # noqa: E402  (the public names: older engines too)
 
 # CPU time of this process, not wall time: other developers' test runs share the two cores,
 # and wall time would charge their work to whichever engine happened to be running.

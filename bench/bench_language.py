@@ -37,11 +37,11 @@ from typing import Any
 
 from lark import Lark
 
+from rulecraft.compile.compiler import Compiler
+from rulecraft.compile.pipeline import check_ruleset
+from rulecraft.compile.semantic import story_checks
 from rulecraft.diagnostics import Severity, Span
-from rulecraft.grammar.parser import _RclIndenter, grammar_text, parse_source
-from rulecraft.interpreter.compiler import Compiler
-from rulecraft.validators.pipeline import check_ruleset
-from rulecraft.validators.semantic import story_checks
+from rulecraft.language.parser import _RclIndenter, grammar_text, parse_source
 
 LARGE = 10_000
 SMALL = 1_000
@@ -234,7 +234,7 @@ def language_layer(folder: Path) -> list[Any]:
 
 
 def _manifest_data() -> dict[str, Any]:
-    from rulecraft.validators.yaml_source import load_yaml
+    from rulecraft.language.yaml_source import load_yaml
 
     data, _, problems = load_yaml(MANIFEST, "bench/ruleset.yaml")
     assert not problems and isinstance(data, dict), problems

@@ -42,7 +42,7 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "src"))
 
 import rulecraft  # noqa: E402
-from rulecraft.interpreter.game import Game, Ruleset  # noqa: E402
+from rulecraft.runtime.game import Game, Ruleset  # noqa: E402
 from rulecraft.tools.solver import SolveResult, Stretch, solve  # noqa: E402
 
 clock = time.process_time

@@ -36,10 +36,10 @@ from typing import Any
 
 from ruamel.yaml import YAML
 
+from rulecraft.compile.report import NoSources, OutputFormat, render
 from rulecraft.diagnostics import Diagnostic, Span
-from rulecraft.validators.report import NoSources, OutputFormat, render
-from rulecraft.validators.schema_check import check_schema
-from rulecraft.validators.yaml_source import load_yaml
+from rulecraft.language.schema_check import check_schema
+from rulecraft.language.yaml_source import load_yaml
 
 ITEMS = 500
 SCHEMA: dict[str, Any] = {
@@ -162,7 +162,7 @@ SCALING_SIZES = (10_000, 100_000)
 _MEASURE = """
 import json, resource, sys, time
 from pathlib import Path
-from rulecraft.validators.pipeline import check_ruleset
+from rulecraft.compile.pipeline import check_ruleset
 cpu, wall = time.process_time(), time.perf_counter()
 found = check_ruleset(Path(sys.argv[1])).diagnostics
 print(json.dumps({

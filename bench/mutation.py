@@ -67,18 +67,18 @@ TARGETS: dict[str, Target] = {
         ),
         Target(
             "view",
-            ("rulecraft/interpreter/view.py",),
+            ("rulecraft/runtime/view.py",),
             ("tests/hidden/test_view.py", "tests/engine", "tests/agents/test_conformance.py"),
         ),
         Target(
             "semantic",
-            ("rulecraft/validators/semantic.py",),
+            ("rulecraft/compile/semantic.py",),
             ("tests/validators",),
             ("tests/validators/test_fuzz_rulesets.py",),
         ),
         Target(
             "engine",
-            ("rulecraft/interpreter/engine.py",),
+            ("rulecraft/runtime/engine.py",),
             ("tests/engine", "tests/hidden"),
             tuple(f"tests/hidden/test_hidden_information.py::{t}" for t in SLOW_HIDDEN_TESTS),
         ),

@@ -18,7 +18,7 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from rulecraft.grammar.pygments_lexer import (
+from rulecraft.language.pygments_lexer import (
     CONSTANTS,
     DECLARATIONS,
     NAME,

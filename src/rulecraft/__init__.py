@@ -6,9 +6,10 @@
 'Place a mark'
 """
 
+from rulecraft.compile.load import load
 from rulecraft.errors import IllegalChoice, RuleError, RulesetError
-from rulecraft.interpreter.decision import Decision, Option, Result
-from rulecraft.interpreter.game import Game, GameRecord, Ruleset, load
+from rulecraft.runtime.decision import Decision, Option, Result
+from rulecraft.runtime.game import Game, GameRecord, Ruleset
 
 __version__ = "0.1.0"
 

@@ -19,7 +19,7 @@ import random
 from dataclasses import dataclass
 from typing import Any, Self
 
-from rulecraft.interpreter.decision import Decision, Option, Result
+from rulecraft.runtime.decision import Decision, Option, Result
 
 
 def _hash(data: Any) -> str:

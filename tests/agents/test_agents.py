@@ -10,8 +10,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from rulecraft.interpreter import agents as agents_module
-from rulecraft.interpreter.agents import (
+from rulecraft.bots import agents as agents_module
+from rulecraft.bots.agents import (
     DEFAULT_ROLLOUT_DEPTH,
     DecisionLimitExceeded,
     GreedyAgent,
@@ -21,8 +21,8 @@ from rulecraft.interpreter.agents import (
     mcts_spec,
     play_game,
 )
-from rulecraft.interpreter.decision import Decision, Option
-from rulecraft.interpreter.protocols import Agent, GameLike
+from rulecraft.runtime.decision import Decision, Option
+from rulecraft.runtime.protocols import Agent, GameLike
 
 from .fakegames import (
     Countdown,

@@ -15,10 +15,10 @@ from typing import Any
 import pytest
 
 import rulecraft
-from rulecraft.interpreter import engine
-from rulecraft.interpreter.conformance import check_random_games
-from rulecraft.interpreter.protocols import GameLike
-from rulecraft.interpreter.simulator import RulesetGameFactory, simulate
+from rulecraft.runtime import engine
+from rulecraft.runtime.protocols import GameLike
+from rulecraft.tools.conformance import check_random_games
+from rulecraft.tools.simulate import RulesetGameFactory, simulate
 
 RULESETS = sorted(p.parent for p in (Path(__file__).parents[2] / "rulesets").glob("*/ruleset.yaml"))
 

@@ -7,9 +7,9 @@ from typing import Any
 
 import pytest
 
-from rulecraft.interpreter import conformance as conformance_module
-from rulecraft.interpreter.conformance import check_random_games, json_round_trip, leak_check
-from rulecraft.interpreter.protocols import GameLike
+from rulecraft.runtime.protocols import GameLike
+from rulecraft.tools import conformance as conformance_module
+from rulecraft.tools.conformance import check_random_games, json_round_trip, leak_check
 
 from .fakegames import (
     BadUndoNim,

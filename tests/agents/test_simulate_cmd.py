@@ -11,7 +11,7 @@ from rich.console import Console
 
 from rulecraft.cli import simulate_cmd
 from rulecraft.cli.main import main
-from rulecraft.interpreter.simulator import simulate
+from rulecraft.tools.simulate import simulate
 
 from .fakegames import (
     CountdownFactory,

@@ -8,9 +8,9 @@ from pathlib import Path
 
 import pytest
 
-from rulecraft.interpreter import simulator as simulator_module
-from rulecraft.interpreter.agents import DecisionLimitExceeded, RandomAgent, play_game
-from rulecraft.interpreter.simulator import (
+from rulecraft.bots.agents import DecisionLimitExceeded, RandomAgent, play_game
+from rulecraft.tools import simulate as simulator_module
+from rulecraft.tools.simulate import (
     LengthStats,
     RulesetGameFactory,
     StartPlayerStats,

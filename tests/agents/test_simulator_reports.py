@@ -13,8 +13,7 @@ from typing import Any
 import pytest
 
 from rulecraft.cli.main import main
-from rulecraft.interpreter.decision import Result
-from rulecraft.interpreter.simulator import RulesetGameFactory, simulate
+from rulecraft.runtime.decision import Result
 from rulecraft.tools.balance import (
     GameFacts,
     card_choice,
@@ -24,6 +23,7 @@ from rulecraft.tools.balance import (
     score_stats,
 )
 from rulecraft.tools.report import render_html
+from rulecraft.tools.simulate import RulesetGameFactory, simulate
 
 from .fakegames import Countdown, CountdownFactory
 

@@ -11,9 +11,9 @@ from pypdf import PdfReader
 from ruamel.yaml import YAML
 
 from rulecraft.cli.main import main
-from rulecraft.interpreter.game import bundled_names
+from rulecraft.compile.load import bundled_names
+from rulecraft.compile.pipeline import check_ruleset
 from rulecraft.tools.cards import CARD_W, SheetLayout
-from rulecraft.validators.pipeline import check_ruleset
 
 ROOT = Path(__file__).resolve().parents[2] / "rulesets"
 

@@ -16,7 +16,7 @@ from pathlib import Path
 import pytest
 
 from rulecraft.cli.main import build_parser, main
-from rulecraft.interpreter.game import bundled_names
+from rulecraft.compile.load import bundled_names
 
 REPO = Path(__file__).resolve().parents[2]
 RULESETS = REPO / "rulesets"

@@ -10,7 +10,7 @@ import numpy as np
 import pytest
 
 from rulecraft.dice import DiceSet, Pool, RollResult, distribution, roll, sample
-from rulecraft.interpreter.random import Rng
+from rulecraft.rng import Rng
 
 
 def chi_square_critical(dof: int, z: float = 4.265) -> float:

@@ -34,8 +34,8 @@ from ruamel.yaml import YAML
 
 import rulecraft
 from rulecraft.cli.main import main as cli_main
-from rulecraft.grammar.parser import parse_source
-from rulecraft.validators.pipeline import manifest_schema
+from rulecraft.compile.pipeline import manifest_schema
+from rulecraft.language.parser import parse_source
 
 DOCS = Path(__file__).resolve().parents[2] / "docs"
 DOC_NAMES = ("language.md", "manifest.md", "tutorial.md", "api.md")
@@ -118,7 +118,7 @@ def test_bad_rcl_block_gives_the_documented_diagnostics(block: Block) -> None:
     assert [str(p) for p in problems] == documented
 
 
-GRAMMAR = Path(__file__).resolve().parents[2] / "src" / "rulecraft" / "grammar" / "rulecraft.lark"
+GRAMMAR = Path(__file__).resolve().parents[2] / "src" / "rulecraft" / "language" / "rulecraft.lark"
 
 
 @pytest.mark.parametrize("block", _of("lark"), ids=_ids(_of("lark")))

@@ -22,9 +22,9 @@ import pytest
 from ruamel.yaml import YAML
 
 from rulecraft.cli.main import main
+from rulecraft.compile.load import bundled_names
+from rulecraft.compile.report import CODE_DESCRIPTIONS, help_uri, page_uri, render
 from rulecraft.diagnostics import Diagnostic, Span
-from rulecraft.interpreter.game import bundled_names
-from rulecraft.validators.report import CODE_DESCRIPTIONS, help_uri, page_uri, render
 
 REPO = Path(__file__).resolve().parents[2]
 DOCS = REPO / "docs"
@@ -87,8 +87,8 @@ def test_every_code_has_its_anchor_on_the_errors_page(site: Path) -> None:
 
 def test_the_api_reference_comes_from_the_docstrings(site: Path) -> None:
     page = (site / "reference" / "index.html").read_text(encoding="utf-8")
-    assert "Load and compile a ruleset" in page  # rulecraft.interpreter.game.load's docstring
-    assert 'id="rulecraft.interpreter.game.load"' in page
+    assert "Load and compile a ruleset" in page  # rulecraft.compile.load.load's docstring
+    assert 'id="rulecraft.compile.load.load"' in page
 
 
 def test_rcl_blocks_are_highlighted_without_errors(site: Path) -> None:
@@ -104,8 +104,8 @@ def test_rcl_blocks_are_highlighted_without_errors(site: Path) -> None:
 
 def test_repository_files_the_pages_link_to_are_served(site: Path) -> None:
     language = (site / "language" / "index.html").read_text(encoding="utf-8")
-    assert 'href="../repo/src/rulecraft/grammar/rulecraft.lark"' in language
-    assert (site / "repo" / "src" / "rulecraft" / "grammar" / "rulecraft.lark").is_file()
+    assert 'href="../repo/src/rulecraft/language/rulecraft.lark"' in language
+    assert (site / "repo" / "src" / "rulecraft" / "language" / "rulecraft.lark").is_file()
 
 
 def test_a_published_site_is_linked_from_reports(
@@ -169,8 +169,8 @@ def test_the_wheel_ships_the_docs_and_the_lexer(tmp_path: Path) -> None:
         archive.extractall(tmp_path / "unpacked")
     for page in DOCS.rglob("*.md"):
         assert f"rulecraft/docs/{page.relative_to(DOCS).as_posix()}" in names
-    assert "rulecraft/grammar/pygments_lexer.py" in names
-    assert "rulecraft/grammar/rulecraft.lark" in names
+    assert "rulecraft/language/pygments_lexer.py" in names
+    assert "rulecraft/language/rulecraft.lark" in names
     assert re.search(
         r"\[pygments\.lexers\]\s+rcl = rulecraft\.grammar\.pygments_lexer:RclLexer", entry_points
     )
@@ -179,7 +179,7 @@ def test_the_wheel_ships_the_docs_and_the_lexer(tmp_path: Path) -> None:
         [
             sys.executable,
             "-c",
-            "from rulecraft.validators.report import docs_folder; print(docs_folder())",
+            "from rulecraft.compile.report import docs_folder; print(docs_folder())",
         ],
         env={**os.environ, "PYTHONPATH": str(tmp_path / "unpacked")},
         capture_output=True,

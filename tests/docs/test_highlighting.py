@@ -22,8 +22,8 @@ from pygments.lexers import get_lexer_by_name, get_lexer_for_filename
 from pygments.token import Error, Keyword, Operator, _TokenType
 
 from rulecraft.cli.main import build_parser as build_cli_parser
-from rulecraft.grammar.parser import build_parser
-from rulecraft.grammar.pygments_lexer import RclLexer
+from rulecraft.language.parser import build_parser
+from rulecraft.language.pygments_lexer import RclLexer
 
 REPO = Path(__file__).resolve().parents[2]
 RCL_FILES = sorted((REPO / "rulesets").rglob("*.rcl"))

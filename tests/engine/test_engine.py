@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 import rulecraft
-from rulecraft.interpreter.engine import IllegalChoice
+from rulecraft.runtime.engine import IllegalChoice
 
 STORY = Path(__file__).parent / "fixtures" / "story"
 
@@ -256,5 +256,5 @@ def test_a_game_with_no_legal_move_fails_loudly_instead_of_spinning(tmp_path: Pa
     )
     (tmp_path / "rules.rcl").write_text('action act "Act" if false:\n    say "x"\n', "utf-8")
     ruleset = rulecraft.load(tmp_path)
-    with pytest.raises(rulecraft.interpreter.engine.RuleError, match="loop"):
+    with pytest.raises(rulecraft.runtime.engine.RuleError, match="loop"):
         ruleset.new_game(players=1)

@@ -395,7 +395,7 @@ flow:
     gain 1 gold
 """,
     )
-    with pytest.raises(rulecraft.interpreter.engine.RuleError, match="expected a player"):
+    with pytest.raises(rulecraft.runtime.engine.RuleError, match="expected a player"):
         ruleset.new_game(seed=1)
 
 

@@ -11,8 +11,8 @@ from pathlib import Path
 import pytest
 
 import rulecraft
-from rulecraft.interpreter.engine import IllegalChoice, RuleError
-from rulecraft.validators.pipeline import check_ruleset
+from rulecraft.compile.pipeline import check_ruleset
+from rulecraft.runtime.engine import IllegalChoice, RuleError
 
 
 def write(tmp_path: Path, manifest: str, rules: str) -> Path:
@@ -918,7 +918,7 @@ action buy "Buy" for c in market:
     assert game.evaluate_expr("count(you.hand)", 0) == 1
     assert game.record.choices == ("act:buy:lamp#1",)
     # a scenario's choose: takes the same name (it refused 'act:buy:lamp' before)
-    from rulecraft.interpreter.scenario import load_scenario, run_scenario
+    from rulecraft.tools.scenario import load_scenario, run_scenario
 
     text = "name: buy\ncites: issue 10\nscript:\n  - choose: act:buy:lamp\n"
     text += "  - expect: count(market) == 2\n  - stop: the rope is next\n"

@@ -1,8 +1,11 @@
-"""The layer contract (issue 11: 'layers import only downwards ... enforced by an import
-test'), as a ratchet: the package is not yet split into language/compile/runtime, so the
-imports that still go upwards are listed here by name, and the test fails both on a new
-upward import and on a listed one that is gone (then strike it from the list).
-docs/architecture.md draws the layers."""
+"""The layer contract (issue 11: "a layered package whose folders show the pipeline
+(language -> compile -> runtime -> bots/tools), enforced by an import test"): a module
+imports only from its own layer and the layers below it.  docs/architecture.md draws them.
+
+The compiler targets the runtime: it builds the runtime's instructions and records, so
+``compile`` sits above ``runtime`` and imports it, never the other way round (the runtime
+runs a compiled :class:`Program` and never sees syntax: it imports neither ``compile`` nor
+``language``, tested below)."""
 
 from __future__ import annotations
 
@@ -13,24 +16,18 @@ SRC = Path(__file__).resolve().parents[2] / "src" / "rulecraft"
 
 #: Lower layers first; a module may import from its own layer and the layers below it.
 LAYERS: tuple[frozenset[str], ...] = (
-    frozenset({"diagnostics", "errors"}),
-    frozenset({"grammar", "dice"}),
-    frozenset({"validators", "interpreter"}),  # compile + runtime (to be split)
+    frozenset({"diagnostics", "errors", "rng", "suggest"}),
+    frozenset({"language", "dice"}),
+    frozenset({"runtime"}),
+    frozenset({"compile"}),
+    frozenset({"bots"}),
     frozenset({"tools"}),
     frozenset({"repl", "envs", "lsp", "pettingzoo", "openspiel"}),
     frozenset({"cli"}),
 )
 
-#: Upward imports that exist today, module -> imported module. Each is a debt: the
-#: interpreter reaches into the validators for did-you-mean and the YAML reader, the
-#: simulator into the balance report and the Ray backend, dice into the game's stream.
-KNOWN_UPWARD: frozenset[tuple[str, str]] = frozenset(
-    {
-        ("rulecraft.dice.sampling", "rulecraft.interpreter.random"),
-        ("rulecraft.interpreter.simulator", "rulecraft.tools.balance"),
-        ("rulecraft.interpreter.simulator", "rulecraft.tools.cluster"),
-    }
-)
+#: Upward imports that exist today, module -> imported module (none: keep it so).
+KNOWN_UPWARD: frozenset[tuple[str, str]] = frozenset()
 
 
 def _layer(module: str) -> int:
@@ -41,7 +38,10 @@ def _layer(module: str) -> int:
     return len(LAYERS)  # the package's __init__ sits on top: it exports the API
 
 
-def upward_imports() -> set[tuple[str, str]]:
+def all_imports() -> set[tuple[str, str]]:
+    """Every ``from rulecraft.X import ...`` in ``src/``, as (module, imported module); a
+    name imported from a package (``from rulecraft.runtime import engine``) counts as its
+    module."""
     found: set[tuple[str, str]] = set()
     for path in SRC.rglob("*.py"):
         module = ".".join(path.relative_to(SRC.parent).with_suffix("").parts)
@@ -49,9 +49,15 @@ def upward_imports() -> set[tuple[str, str]]:
         for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
             if isinstance(node, ast.ImportFrom) and (node.module or "").startswith("rulecraft."):
                 target = str(node.module)
-                if _layer(target) > _layer(module):
+                if (SRC / target.split(".", 1)[1].replace(".", "/")).is_dir():
+                    found.update((module, f"{target}.{alias.name}") for alias in node.names)
+                else:
                     found.add((module, target))
     return found
+
+
+def upward_imports() -> set[tuple[str, str]]:
+    return {(m, t) for m, t in all_imports() if _layer(t) > _layer(m)}
 
 
 def test_no_module_imports_from_a_layer_above_its_own() -> None:
@@ -64,3 +70,14 @@ def test_the_layers_name_every_top_level_module() -> None:
     packages = {p.name for p in SRC.iterdir() if (p / "__init__.py").is_file()}
     modules = {p.stem for p in SRC.glob("*.py") if p.stem != "__init__"}
     assert packages | modules <= set().union(*LAYERS)
+
+
+def test_the_runtime_never_imports_the_compiler_or_the_language() -> None:
+    """Design rule 3: the runtime never walks syntax trees (it runs what the compiler built)."""
+    found = {
+        (module, target)
+        for module, target in all_imports()
+        if module.startswith("rulecraft.runtime")
+        and target.startswith(("rulecraft.compile", "rulecraft.language"))
+    }
+    assert found == set()

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from rulecraft.grammar import ast
-from rulecraft.grammar.parser import build_parser, parse_source
+from rulecraft.language import ast
+from rulecraft.language.parser import build_parser, parse_source
 
 
 def test_the_grammar_has_no_conflicts_or_token_collisions() -> None:
@@ -43,7 +43,7 @@ def test_bad_indentation_is_located() -> None:
 
 
 def test_deep_nesting_is_a_diagnostic_not_a_crash(tmp_path: Path) -> None:
-    from rulecraft.validators.pipeline import validate_paths
+    from rulecraft.compile.pipeline import validate_paths
 
     (tmp_path / "ruleset.yaml").write_text(
         "rulecraft: 1\nname: deep\nplayers: {min: 1, max: 1}\n"

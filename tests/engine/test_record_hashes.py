@@ -23,7 +23,7 @@ from pathlib import Path
 import pytest
 
 import rulecraft
-from rulecraft.interpreter.game import bundled_names
+from rulecraft.compile.load import bundled_names
 
 FIXTURE = Path(__file__).parent / "fixtures" / "record_hashes.json"
 GAMES = 100

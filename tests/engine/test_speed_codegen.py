@@ -1,4 +1,4 @@
-"""Generated expressions (interpreter/codegen.py) do what the closures do, faster.
+"""Generated expressions (compile/codegen.py) do what the closures do, faster.
 
 Issue 11: "``spaces where open(it)`` runs a user ``define`` on all 42 spaces, each call
 building a dict of locals inside try/finally".  Connect Four's legal moves are now one
@@ -15,7 +15,7 @@ from typing import Any
 import pytest
 
 import rulecraft
-from rulecraft.interpreter import codegen
+from rulecraft.compile import codegen
 
 CONNECT4 = [
     "spaces where open(it)",

@@ -11,7 +11,7 @@ import pyspiel
 import pytest
 from tests.envs.bidding import write_bidding
 
-from rulecraft.interpreter.game import bundled_names
+from rulecraft.compile.load import bundled_names
 from rulecraft.openspiel import register
 
 # A full random playout of the card games clones and serializes every state: one

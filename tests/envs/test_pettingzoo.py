@@ -13,9 +13,9 @@ from pettingzoo.test import api_test
 from tests.envs.bidding import write_bidding
 
 import rulecraft
+from rulecraft.compile.load import bundled_names
 from rulecraft.envs.actions import ActionCollision, ActionIndex
 from rulecraft.envs.encoding import ObservationEncoder
-from rulecraft.interpreter.game import bundled_names
 from rulecraft.pettingzoo import env
 
 BUNDLED = bundled_names()

@@ -24,11 +24,11 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from tests.fuzz.gen import rulesets
 
+from rulecraft.compile.pipeline import check_ruleset
 from rulecraft.diagnostics import Severity
-from rulecraft.interpreter import engine
-from rulecraft.interpreter.engine import RuleError
-from rulecraft.interpreter.game import Ruleset
-from rulecraft.validators.pipeline import check_ruleset
+from rulecraft.runtime import engine
+from rulecraft.runtime.engine import RuleError
+from rulecraft.runtime.game import Ruleset
 
 EXAMPLES = int(os.environ.get("FUZZ_EXAMPLES", "200"))
 DECISIONS = 40

@@ -11,9 +11,9 @@ from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 
 from rulecraft.cli.main import main as cli_main
-from rulecraft.grammar import ast, formatter
-from rulecraft.grammar.formatter import format_source, format_unit, strip_spans
-from rulecraft.grammar.parser import ParseFailed, parse_source, parse_text
+from rulecraft.language import ast, formatter
+from rulecraft.language.formatter import format_source, format_unit, strip_spans
+from rulecraft.language.parser import ParseFailed, parse_source, parse_text
 
 ROOT = Path(__file__).resolve().parents[2]
 CASES = Path(__file__).parent / "fmt_cases"

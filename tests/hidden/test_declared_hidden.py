@@ -11,7 +11,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import rulecraft
-from rulecraft.interpreter.conformance import DeclaredHidden, declared_hidden, leak_report
+from rulecraft.tools.conformance import DeclaredHidden, declared_hidden, leak_report
 
 MANIFEST = """\
 rulecraft: 1

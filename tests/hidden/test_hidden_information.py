@@ -25,8 +25,10 @@ from typing import Any
 import pytest
 
 import rulecraft
-from rulecraft.interpreter import engine
-from rulecraft.interpreter.conformance import (
+from rulecraft.runtime import engine
+from rulecraft.runtime.game import Game
+from rulecraft.runtime.protocols import GameLike
+from rulecraft.tools.conformance import (
     DeclaredHidden,
     check_endings,
     check_lines,
@@ -34,8 +36,6 @@ from rulecraft.interpreter.conformance import (
     declared_hidden,
     leak_report,
 )
-from rulecraft.interpreter.game import Game
-from rulecraft.interpreter.protocols import GameLike
 
 ROOT = Path(__file__).resolve().parents[2] / "rulesets"
 BUNDLED = sorted(p.parent.name for p in ROOT.glob("*/ruleset.yaml"))

@@ -1,6 +1,6 @@
-"""The player view (``interpreter/view.py``), shape by shape.
+"""The player view (``runtime/view.py``), shape by shape.
 
-Issue 17: "`interpreter/view.py`: 23 of 39 mutants survive the engine and conformance tests
+Issue 17: "`runtime/view.py`: 23 of 39 mutants survive the engine and conformance tests
 (the shape of a hidden card, player names, zone keys)".  These tests pin the whole view of a
 known position (Sparks, seed 1; Tic-Tac-Toe, seed 1) for each seat: what a hidden card
 shows (nothing but ``{"hidden": true}``), a visible card's fields, the players, every zone's
@@ -15,7 +15,7 @@ from typing import Any
 import pytest
 
 import rulecraft
-from rulecraft.interpreter.game import Game
+from rulecraft.runtime.game import Game
 
 SPARKS_ZONES = [
     ("z:deck", "Deck", None, "hidden", 31),

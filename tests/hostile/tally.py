@@ -22,7 +22,7 @@ instead of stopping at the first failure as a test does:
   is answered by nothing, by design, and counts as clean);
 - hidden information: in a random game of every bundled ruleset, at each decision, every
   seat's channels (view, new log lines, prompt, options, labels, details) are read for the
-  cards it must not see (:class:`~rulecraft.interpreter.conformance.DeclaredHidden`), and
+  cards it must not see (:class:`~rulecraft.tools.conformance.DeclaredHidden`), and
   unseen card ids are tried: choosing one (by the deciding seat) must fail exactly as a
   made-up id does, ``describe`` must find nothing.  A leak or an accepted probe is a silent
   acceptance.
@@ -153,7 +153,7 @@ def tally_validator(workdir: Path) -> Tally:
 def rule_error_outcome(err: BaseException | None, code: str, place: tuple[str, int, int]) -> str:
     """The outcome of a rule that should raise a ``RuleError`` ``code`` at ``place``
     (file name, line, column); ``err`` is what it raised (``None``: nothing)."""
-    from rulecraft.interpreter.engine import RuleError
+    from rulecraft.runtime.engine import RuleError
 
     if err is None:
         return SILENT
@@ -170,7 +170,7 @@ def tally_runtime(workdir: Path) -> Tally:
     from tests.hostile.test_hostile_rulesets import build
 
     import rulecraft
-    from rulecraft.interpreter.engine import RuleError
+    from rulecraft.runtime.engine import RuleError
 
     tally = Tally("runtime")
     for case in (c for c in CASES if c.runtime):
@@ -199,7 +199,7 @@ def tally_fuzz(examples: int, seed: int = 0) -> Tally:
     from tests.fuzz import test_runtime_fuzz as fuzz
     from tests.fuzz.gen import rulesets
 
-    from rulecraft.interpreter import engine
+    from rulecraft.runtime import engine
 
     tally = Tally("runtime (fuzzer)")
     tally.counts["played"] = 0
@@ -256,7 +256,7 @@ def tally_saves(workdir: Path) -> Tally:
     from tests.saves.test_tampered_saves import CASES, played
 
     import rulecraft
-    from rulecraft.interpreter.game import Game
+    from rulecraft.runtime.game import Game
 
     tally = Tally("saves")
     sparks = rulecraft.load("sparks")
@@ -348,7 +348,7 @@ def _hidden_game(name: str, tally: Tally, decisions: int, probes: int) -> None:
     from tests.hidden.test_hidden_information import RULEBOOK_PRIVATE
 
     import rulecraft
-    from rulecraft.interpreter.conformance import MADE_UP_ID, DeclaredHidden, leak_report
+    from rulecraft.tools.conformance import MADE_UP_ID, DeclaredHidden, leak_report
 
     ruleset = rulecraft.load(ROOT / "rulesets" / name)
     prog = ruleset.program

@@ -22,7 +22,7 @@ from tests.hostile.corpus_rulesets import CASES, Case
 
 import rulecraft
 from rulecraft.cli.main import main
-from rulecraft.interpreter.engine import RuleError
+from rulecraft.runtime.engine import RuleError
 
 TIME_LIMIT_S = 60
 

@@ -14,7 +14,7 @@ import pytest
 from tests.hostile.build import BASE_MANIFEST, BODY_LINE, write_ruleset
 
 import rulecraft
-from rulecraft.interpreter.engine import RuleError
+from rulecraft.runtime.engine import RuleError
 
 
 def play(folder: Path) -> rulecraft.Game:

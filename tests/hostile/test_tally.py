@@ -14,8 +14,8 @@ from tests.hostile import tally
 from tests.hostile.tally import HANG, LOCATED, OTHER, SILENT, TRACEBACK, Tally
 
 from rulecraft.diagnostics import Span
-from rulecraft.interpreter import engine
-from rulecraft.interpreter.engine import RuleError
+from rulecraft.runtime import engine
+from rulecraft.runtime.engine import RuleError
 
 EXPECTED = ("RC224", "rules.rcl", 2, 5)
 

@@ -16,9 +16,9 @@ import pytest
 from tests.hostile.build import BASE_MANIFEST, BASE_RULES, BODY_LINE, write_ruleset
 
 import rulecraft
+from rulecraft.compile.limits import MAX_COMPONENTS, MAX_COPIES
+from rulecraft.compile.pipeline import check_ruleset
 from rulecraft.diagnostics import Diagnostic, Severity
-from rulecraft.validators.limits import MAX_COMPONENTS, MAX_COPIES
-from rulecraft.validators.pipeline import check_ruleset
 
 
 def errors(folder: Path) -> list[Diagnostic]:
@@ -160,9 +160,9 @@ def test_new_codes_are_described_and_documented() -> None:
     """Every RC code the limits and the runtime raise is in the registry and docs/errors.md."""
     import re
 
-    from rulecraft.interpreter import engine
-    from rulecraft.validators import limits
-    from rulecraft.validators.report import CODE_DESCRIPTIONS
+    from rulecraft.compile import limits
+    from rulecraft.compile.report import CODE_DESCRIPTIONS
+    from rulecraft.runtime import engine
 
     codes = {
         value
@@ -180,7 +180,7 @@ def test_new_codes_are_described_and_documented() -> None:
 def test_a_manifest_too_large_by_itself_is_not_called_an_alias_bomb() -> None:
     """The 350,000-component manifest of issue 17 crosses the YAML size bound without a
     single alias; the message said 'through aliases'."""
-    from rulecraft.validators.yaml_source import load_yaml
+    from rulecraft.language.yaml_source import load_yaml
 
     text = "components:\n" + "".join(f"  - {{ids: [c{i}], zone: deck}}\n" for i in range(40))
     _, _, problems = load_yaml(text, "m.yaml", max_nodes=50)
@@ -196,7 +196,7 @@ import resource, sys
 from pathlib import Path
 resource.setrlimit(resource.RLIMIT_AS, (2 << 30, 2 << 30))  # 2 GB: a regression fails fast
 from tests.hostile.build import BASE_MANIFEST, write_ruleset
-from rulecraft.validators.pipeline import check_ruleset
+from rulecraft.compile.pipeline import check_ruleset
 generate = "generate:\\n  - {kind: card, id: 'g_{n}', each: {n: {from: 1, to: 2000000000}}}\\n"
 root = write_ruleset(Path(sys.argv[1]), manifest=BASE_MANIFEST.replace(
     "components:\\n", generate + "components:\\n"))

@@ -13,7 +13,7 @@ import pytest_lsp
 from lsprotocol import types as lsp
 from pytest_lsp import ClientServerConfig, LanguageClient
 
-from rulecraft.grammar.formatter import format_source
+from rulecraft.language.formatter import format_source
 
 pytestmark = pytest.mark.xdist_group("lsp")
 

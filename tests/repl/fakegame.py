@@ -20,9 +20,9 @@ import json
 from dataclasses import dataclass
 from typing import Any
 
-from rulecraft.interpreter.decision import Decision, Option, Result
-from rulecraft.interpreter.random import Rng, randbelow, shuffled
 from rulecraft.repl.glyphs import GlyphTable
+from rulecraft.rng import Rng, randbelow, shuffled
+from rulecraft.runtime.decision import Decision, Option, Result
 
 COLOURS = ("Ember", "Frost", "Moss", "Slate")
 SECRET_PREFIX = "SECRET-P"

@@ -9,8 +9,8 @@ from typing import Any
 from rich.console import Console
 
 from repl.fakegame import FakeSource, FirstOptionAgent
-from rulecraft.interpreter.protocols import Agent
 from rulecraft.repl.session import Session
+from rulecraft.runtime.protocols import Agent
 
 FIRST_AGENT: Callable[[str, int], Agent] = FirstOptionAgent
 

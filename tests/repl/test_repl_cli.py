@@ -13,7 +13,7 @@ import pytest
 from repl.fakegame import FirstOptionAgent
 from rulecraft.cli import play_cmd
 from rulecraft.cli.main import main
-from rulecraft.interpreter.protocols import Agent
+from rulecraft.runtime.protocols import Agent
 
 FACTORY = ["--game-factory", "repl.fakegame:make_source"]
 TESTS_DIR = Path(__file__).resolve().parents[1]

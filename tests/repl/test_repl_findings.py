@@ -19,12 +19,12 @@ import rulecraft
 from repl.fakegame import SECRET_PREFIX, FakeGame, FakeSource
 from repl.helpers import feed, make_session, output
 from rulecraft.cli.play_cmd import EngineSource
-from rulecraft.interpreter.decision import Decision, Option
-from rulecraft.interpreter.protocols import Agent
+from rulecraft.compile.pipeline import check_ruleset
 from rulecraft.repl import messages
 from rulecraft.repl.mapdraw import draw_map
 from rulecraft.repl.session import Session
-from rulecraft.validators.pipeline import check_ruleset
+from rulecraft.runtime.decision import Decision, Option
+from rulecraft.runtime.protocols import Agent
 
 REPO = Path(__file__).resolve().parents[2]
 TABLE_BORDER = "┏"

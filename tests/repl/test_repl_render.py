@@ -7,9 +7,9 @@ from typing import Any
 
 from repl.fakegame import FakeGame
 from repl.helpers import console
-from rulecraft.interpreter.decision import Decision, Option
 from rulecraft.repl.mapdraw import draw_map
 from rulecraft.repl.render import HIDDEN_LABEL, render_decision, render_view
+from rulecraft.runtime.decision import Decision, Option
 
 
 def render_map_text(board: dict[str, Any]) -> str:

@@ -11,8 +11,8 @@ from hypothesis import strategies as st
 
 from repl.fakegame import SECRET_PREFIX, SECRET_TEXT, FakeGame, LastSecretStashAgent
 from repl.helpers import feed, make_session, output
-from rulecraft.interpreter.protocols import Agent
 from rulecraft.repl.session import COMMAND_NAMES, HINT_AGENT, Session
+from rulecraft.runtime.protocols import Agent
 
 
 def play_out(session: Session, answer: str = "1", limit: int = 500) -> str:

@@ -11,8 +11,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import rulecraft
-from rulecraft.interpreter.engine import IllegalChoice
-from rulecraft.interpreter.game import Game, Ruleset
+from rulecraft.runtime.engine import IllegalChoice
+from rulecraft.runtime.game import Game, Ruleset
 
 WIDTH, HEIGHT = 7, 6
 COLUMNS = "abcdefg"

@@ -10,7 +10,7 @@ import re
 import pytest
 
 import rulecraft
-from rulecraft.interpreter.game import Game
+from rulecraft.runtime.game import Game
 
 TOOL_NAMES = ("Medkit", "Lantern", "Pickaxe")
 DRAW_LINE = re.compile(r"^Player (\d) draws (.+)$")

@@ -16,8 +16,8 @@ from typing import Any
 import pytest
 
 import rulecraft
-from rulecraft.interpreter.game import Game
-from rulecraft.interpreter.plan import EXECUTE_ID, RESET_ID
+from rulecraft.runtime.game import Game
+from rulecraft.runtime.plan import EXECUTE_ID, RESET_ID
 from rulecraft.tools.solver import Stretch, solve
 
 BASICS = (

@@ -16,7 +16,7 @@ from typing import Any
 import pytest
 
 import rulecraft
-from rulecraft.interpreter.game import Game, Ruleset
+from rulecraft.runtime.game import Game, Ruleset
 
 RULESET = Path(__file__).resolve().parents[2] / "rulesets" / "radlands"
 
@@ -577,7 +577,7 @@ SCENARIOS = sorted((RULESET / "scenarios").glob("*.yaml"))
 
 @pytest.mark.parametrize("path", SCENARIOS, ids=[p.stem for p in SCENARIOS])
 def test_scenario_passes(rs: Ruleset, path: Path) -> None:
-    from rulecraft.interpreter.scenario import load_scenario, run_scenario
+    from rulecraft.tools.scenario import load_scenario, run_scenario
 
     scenario, problems = load_scenario(path)
     assert scenario is not None and not problems, problems

@@ -11,7 +11,7 @@ import re
 import pytest
 
 import rulecraft
-from rulecraft.interpreter.game import Game
+from rulecraft.runtime.game import Game
 
 DRAW_LINE = re.compile(r"^Player (\d) draws (.+)$")
 PLAY_LINE = re.compile(r"^Player (\d): Play: (.+)$")

@@ -13,9 +13,9 @@ from typing import Any
 import pytest
 
 import rulecraft
+from rulecraft.compile.pipeline import check_ruleset
+from rulecraft.compile.semantic import story_graph
 from rulecraft.diagnostics import Severity
-from rulecraft.validators.pipeline import check_ruleset
-from rulecraft.validators.semantic import story_graph
 
 ROOT = Path(__file__).resolve().parents[2]
 RULESET = ROOT / "rulesets" / "waste_knights"
@@ -160,7 +160,7 @@ def test_a_roll_keeps_at_least_one_die(ruleset: Any) -> None:
     the effect does not state otherwise, you choose which die to lose.'  Resolving Tests:
     'You always roll at least 1 die.'  The manifest declares `rolls: {min_dice: 1}`: a pool
     that lost every die keeps the strongest it lost (the knight's choice)."""
-    from rulecraft.interpreter.chance import make_pool
+    from rulecraft.runtime.chance import make_pool
 
     program = ruleset.program
     assert program.min_dice == 1

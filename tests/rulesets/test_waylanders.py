@@ -16,7 +16,7 @@ from typing import Any
 import pytest
 
 import rulecraft
-from rulecraft.interpreter.game import Game
+from rulecraft.runtime.game import Game
 
 SETUP_PROMPTS = (
     "Draft: pick an adventurer for your party",
@@ -893,7 +893,7 @@ SCENARIOS = sorted(
 
 @pytest.mark.parametrize("path", SCENARIOS, ids=lambda p: p.stem)
 def test_scenario_passes(rules: rulecraft.Ruleset, path: Path) -> None:
-    from rulecraft.interpreter.scenario import load_scenario, run_scenario
+    from rulecraft.tools.scenario import load_scenario, run_scenario
 
     scenario, problems = load_scenario(path)
     assert scenario is not None and not problems, problems

@@ -14,8 +14,8 @@ import pytest
 
 import rulecraft
 from rulecraft.cli.main import main
-from rulecraft.interpreter import savefile
-from rulecraft.interpreter.game import Game
+from rulecraft.runtime import savefile
+from rulecraft.runtime.game import Game
 
 
 @pytest.fixture(scope="module")

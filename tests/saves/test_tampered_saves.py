@@ -17,7 +17,7 @@ from typing import Any
 import pytest
 
 import rulecraft
-from rulecraft.interpreter.game import Game
+from rulecraft.runtime.game import Game
 
 Save = dict[str, Any]
 

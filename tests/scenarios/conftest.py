@@ -3,7 +3,7 @@ from __future__ import annotations
 import pytest
 
 import rulecraft
-from rulecraft.interpreter.scenario import Outcome, Scenario, load_scenario, run_scenario
+from rulecraft.tools.scenario import Outcome, Scenario, load_scenario, run_scenario
 
 
 @pytest.fixture(scope="session")

@@ -11,8 +11,8 @@ from typing import Any
 import pytest
 
 import rulecraft
-from rulecraft.interpreter.game import Game, RuleError
-from rulecraft.interpreter.scenario import Status, load_scenario
+from rulecraft.runtime.game import Game, RuleError
+from rulecraft.tools.scenario import Status, load_scenario
 
 from .conftest import run_text
 

@@ -8,8 +8,8 @@ import re
 from pathlib import Path
 
 import rulecraft
-from rulecraft.interpreter import scenario as scenario_module
-from rulecraft.interpreter.scenario import CHECK_STEPS, SCRIPT_STEPS, load_scenario, run_scenario
+from rulecraft.tools import scenario as scenario_module
+from rulecraft.tools.scenario import CHECK_STEPS, SCRIPT_STEPS, load_scenario, run_scenario
 
 DOC = (Path(__file__).resolve().parents[2] / "docs" / "scenarios.md").read_text(encoding="utf-8")
 
@@ -38,7 +38,7 @@ def test_module_doctests() -> None:
 
 
 def test_arrange_module_doctests() -> None:
-    from rulecraft.interpreter import arrange
+    from rulecraft.runtime import arrange
 
     failures, tried = doctest.testmod(arrange)
     assert tried >= 3 and failures == 0

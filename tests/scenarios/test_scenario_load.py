@@ -7,8 +7,8 @@ from pathlib import Path
 import pytest
 
 import rulecraft
-from rulecraft.interpreter.scenario import SCENARIO_SCHEMA, Status, load_scenario, run_scenario
-from rulecraft.validators.schema_check import check_schema_itself
+from rulecraft.language.schema_check import check_schema_itself
+from rulecraft.tools.scenario import SCENARIO_SCHEMA, Status, load_scenario, run_scenario
 
 from .conftest import scenario_from
 

@@ -8,8 +8,8 @@ from typing import Any
 import pytest
 
 import rulecraft
-from rulecraft.interpreter.decision import Decision, Option, Result
-from rulecraft.interpreter.scenario import Status, play, run_scenario
+from rulecraft.runtime.decision import Decision, Option, Result
+from rulecraft.tools.scenario import Status, play, run_scenario
 
 from .conftest import run_text, scenario_from
 

@@ -12,8 +12,8 @@ from pathlib import Path
 import pytest
 
 import rulecraft
-from rulecraft.interpreter.game import Game
-from rulecraft.interpreter.plan import EXECUTE_ID, RESET_ID
+from rulecraft.runtime.game import Game
+from rulecraft.runtime.plan import EXECUTE_ID, RESET_ID
 from rulecraft.tools.solver import Stretch, solve
 
 MAZE = Path(__file__).parent / "fixtures" / "plan_maze"

@@ -15,7 +15,7 @@ import pytest
 
 import rulecraft
 from rulecraft.cli.main import main
-from rulecraft.interpreter.game import Game
+from rulecraft.runtime.game import Game
 from rulecraft.tools.solver import Stretch, StretchRefused, solve
 
 MAZE = Path(__file__).parent / "fixtures" / "coin_maze"

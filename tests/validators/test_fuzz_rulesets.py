@@ -20,8 +20,8 @@ from pathlib import Path
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from rulecraft.compile.pipeline import MANIFEST, validate_paths
 from rulecraft.diagnostics import Diagnostic
-from rulecraft.validators.pipeline import MANIFEST, validate_paths
 
 RULESETS = Path(__file__).resolve().parents[2] / "rulesets"
 

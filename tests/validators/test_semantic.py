@@ -1,7 +1,7 @@
-"""Unit tests of ``validators/semantic.py``: the story graph, its checks (RC230-RC232), its
+"""Unit tests of ``compile/semantic.py``: the story graph, its checks (RC230-RC232), its
 Mermaid and DOT export, and the missing-translation warning RC240.
 
-Issue 17: "`tests/validators` kills none of the mutants of `validators/semantic.py` tried
+Issue 17: "`tests/validators` kills none of the mutants of `compile/semantic.py` tried
 (terminal verbs removed, story checks); RC240 and the story-graph export have no unit test
 there."  Each case is a small variant of one story ruleset (``tests/engine/fixtures/story``)
 checked by the real pipeline.
@@ -14,9 +14,9 @@ from pathlib import Path
 
 import pytest
 
+from rulecraft.compile.pipeline import check_ruleset
+from rulecraft.compile.semantic import StoryGraph, story_graph, translation_checks
 from rulecraft.diagnostics import Diagnostic, Severity
-from rulecraft.validators.pipeline import check_ruleset
-from rulecraft.validators.semantic import StoryGraph, story_graph, translation_checks
 
 FIXTURE = Path(__file__).resolve().parents[1] / "engine" / "fixtures" / "story"
 

@@ -25,12 +25,12 @@ Installer = Callable[[Callable[..., Sequence[Diagnostic]]], None]
 
 @pytest.fixture
 def pipeline(monkeypatch: pytest.MonkeyPatch) -> Installer:
-    """Install a fake ``rulecraft.validators.pipeline`` whose validate_paths is given."""
+    """Install a fake ``rulecraft.compile.pipeline`` whose validate_paths is given."""
 
     def install(validate_paths: Callable[..., Sequence[Diagnostic]]) -> None:
-        module = types.ModuleType("rulecraft.validators.pipeline")
+        module = types.ModuleType("rulecraft.compile.pipeline")
         module.__dict__["validate_paths"] = validate_paths
-        monkeypatch.setitem(sys.modules, "rulecraft.validators.pipeline", module)
+        monkeypatch.setitem(sys.modules, "rulecraft.compile.pipeline", module)
 
     return install
 

@@ -6,8 +6,8 @@ import re
 from pathlib import Path
 
 from rulecraft.cli import validate_cmd
-from rulecraft.validators import schema_check, yaml_source
-from rulecraft.validators.report import CODE_DESCRIPTIONS
+from rulecraft.compile.report import CODE_DESCRIPTIONS
+from rulecraft.language import schema_check, yaml_source
 
 ERRORS_DOC = Path(__file__).resolve().parents[2] / "docs" / "errors.md"
 

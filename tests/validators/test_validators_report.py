@@ -7,8 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from rulecraft.diagnostics import Diagnostic, Severity, Span
-from rulecraft.validators.report import (
+from rulecraft.compile.report import (
     FileSources,
     MappingSources,
     NoSources,
@@ -20,6 +19,7 @@ from rulecraft.validators.report import (
     render,
     summary_line,
 )
+from rulecraft.diagnostics import Diagnostic, Severity, Span
 
 
 @pytest.fixture(autouse=True)

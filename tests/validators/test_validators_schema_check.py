@@ -7,8 +7,8 @@ from importlib import resources
 from typing import Any
 
 from rulecraft.diagnostics import Diagnostic
-from rulecraft.validators.schema_check import check_schema, check_schema_itself
-from rulecraft.validators.yaml_source import load_yaml
+from rulecraft.language.schema_check import check_schema, check_schema_itself
+from rulecraft.language.yaml_source import load_yaml
 
 from .schemas import TEST_SCHEMA
 
@@ -168,7 +168,7 @@ def test_metaschema_violations() -> None:
 
 
 def test_shipped_manifest_schema_is_valid() -> None:
-    resource = resources.files("rulecraft.validators").joinpath("manifest.schema.json")
+    resource = resources.files("rulecraft.language").joinpath("manifest.schema.json")
     assert resource.is_file(), "the package ships its manifest schema"
     schema = json.loads(resource.read_text(encoding="utf-8"))
     assert check_schema_itself(schema) == []

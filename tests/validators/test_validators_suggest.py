@@ -6,7 +6,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from rulecraft.validators.suggest import did_you_mean
+from rulecraft.suggest import did_you_mean
 
 NAMES = ["cost", "name", "max_players", "min_players", "description", "setup"]
 

@@ -10,10 +10,12 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from rulecraft import suggest
+from rulecraft.compile import report
 from rulecraft.diagnostics import Diagnostic, Severity
-from rulecraft.validators import report, schema_check, suggest, yaml_source
-from rulecraft.validators.schema_check import check_schema
-from rulecraft.validators.yaml_source import load_yaml
+from rulecraft.language import schema_check, yaml_source
+from rulecraft.language.schema_check import check_schema
+from rulecraft.language.yaml_source import load_yaml
 
 from .schemas import TEST_SCHEMA
 

@@ -14,8 +14,8 @@ from pathlib import Path
 from typing import Any
 
 from rulecraft.cli.rulesets import bundled_listing, resolve_ruleset
-from rulecraft.validators.pipeline import MANIFEST, check_ruleset
-from rulecraft.validators.yaml_source import load_yaml
+from rulecraft.compile.pipeline import MANIFEST, check_ruleset
+from rulecraft.language.yaml_source import load_yaml
 
 
 def register(sub: Any) -> None:

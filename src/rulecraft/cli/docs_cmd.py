@@ -20,7 +20,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from rulecraft.validators.report import (
+from rulecraft.compile.report import (
     ERRORS_PAGE,
     code_anchor,
     docs_folder,

@@ -19,8 +19,8 @@ from pathlib import Path
 from typing import Any
 
 from rulecraft.cli.rulesets import resolve_path
-from rulecraft.grammar.formatter import FormatError, format_source
-from rulecraft.grammar.parser import ParseFailed
+from rulecraft.language.formatter import FormatError, format_source
+from rulecraft.language.parser import ParseFailed
 
 
 def register(sub: Any) -> None:

@@ -20,7 +20,7 @@ from typing import Any, cast
 from rich.console import Console
 
 from rulecraft.cli.rulesets import bundled_listing
-from rulecraft.interpreter.game import default_ruleset
+from rulecraft.compile.load import default_ruleset
 from rulecraft.repl import terminal
 from rulecraft.repl.glyphs import GlyphTable, load_glyph_table
 from rulecraft.repl.ports import AgentFactory, GameSource, PlayableGame, engine_agent_factory
@@ -76,14 +76,14 @@ class EngineSource:
         return cast(PlayableGame, self.ruleset.new_game(players=players, seed=seed, lang=lang))
 
     def restore(self, data: dict[str, Any]) -> PlayableGame:
-        from rulecraft.interpreter.game import Game
+        from rulecraft.runtime.game import Game
 
         return cast(PlayableGame, Game.from_json(self.ruleset, data))
 
     def glyph_table(self) -> GlyphTable:
         """The manifest's ``glyphs:`` (read from the ruleset's folder, found as ``load``
         finds it), with each component definition's kind."""
-        from rulecraft.interpreter.game import bundled_root
+        from rulecraft.compile.load import bundled_root
 
         program = self.ruleset.program
         kinds = {def_id: d.kind for def_id, d in program.defs.items()}
@@ -142,14 +142,7 @@ def load_source(name: str | None, factory: str | None) -> GameSource:
     try:
         import rulecraft
 
-        loader = getattr(rulecraft, "load", None)
-        if loader is None:
-            from rulecraft.interpreter import game as engine_game
-
-            loader = getattr(engine_game, "load", None)
-        if loader is None:
-            raise LookupError("this rulecraft has no engine yet (rulecraft.load is missing)")
-        return EngineSource(loader(wanted), wanted)
+        return EngineSource(rulecraft.load(wanted), wanted)
     except Exception as exc:  # any failure to load becomes a message, never a traceback
         # The bundled names, not a folder: outside the repository there is no rulesets/.
         raise LookupError(

@@ -11,7 +11,7 @@ import os
 from dataclasses import dataclass
 from pathlib import Path
 
-from rulecraft.interpreter.game import bundled_names, bundled_root, default_ruleset
+from rulecraft.compile.load import bundled_names, bundled_root, default_ruleset
 
 MANIFEST = "ruleset.yaml"
 

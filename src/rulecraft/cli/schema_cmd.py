@@ -12,7 +12,7 @@ import sys
 from importlib import resources
 from typing import Any
 
-SCHEMA_PACKAGE = "rulecraft.validators"
+SCHEMA_PACKAGE = "rulecraft.language"
 SCHEMA_NAME = "manifest.schema.json"
 
 
@@ -50,8 +50,8 @@ def run(args: argparse.Namespace) -> int:
     if not getattr(args, "check", False):
         sys.stdout.write(text if text.endswith("\n") else text + "\n")
         return 0
-    from rulecraft.validators.report import render
-    from rulecraft.validators.schema_check import check_schema_itself
+    from rulecraft.compile.report import render
+    from rulecraft.language.schema_check import check_schema_itself
 
     try:
         schema = json.loads(text)

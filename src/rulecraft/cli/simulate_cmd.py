@@ -26,9 +26,10 @@ from typing import Any
 from rich.console import Console
 from rich.table import Table
 
-from rulecraft.interpreter.agents import make_agent
-from rulecraft.interpreter.protocols import GameLike
-from rulecraft.interpreter.simulator import (
+from rulecraft.bots.agents import make_agent
+from rulecraft.runtime.protocols import GameLike
+from rulecraft.tools.balance import rate as wilson_rate
+from rulecraft.tools.simulate import (
     BACKENDS,
     DEFAULT_ERRORS_DIR,
     LengthStats,
@@ -38,7 +39,6 @@ from rulecraft.interpreter.simulator import (
     simulate,
     write_json_atomic,
 )
-from rulecraft.tools.balance import rate as wilson_rate
 
 
 def register(sub: Any) -> None:

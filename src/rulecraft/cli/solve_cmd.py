@@ -62,7 +62,7 @@ def register(sub: Any) -> None:
 
 def run(args: argparse.Namespace) -> int:
     import rulecraft
-    from rulecraft.interpreter.game import Game
+    from rulecraft.runtime.game import Game
     from rulecraft.tools.solver import Stretch, StretchRefused, solve
 
     def fail(message: str) -> int:

@@ -17,7 +17,7 @@ from pathlib import Path
 from typing import Any, TextIO
 
 from rulecraft.diagnostics import Diagnostic, Severity
-from rulecraft.interpreter.scenario import (
+from rulecraft.tools.scenario import (
     Outcome,
     Status,
     find_scenarios,
@@ -51,7 +51,7 @@ def register(sub: Any) -> None:
 
 
 def _ruleset_dir(name_or_path: str) -> Path | None:
-    from rulecraft.interpreter.game import bundled_root
+    from rulecraft.compile.load import bundled_root
 
     for candidate in (Path(name_or_path), bundled_root() / name_or_path):
         if (candidate / "ruleset.yaml").is_file():

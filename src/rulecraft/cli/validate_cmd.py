@@ -18,11 +18,11 @@ from pathlib import Path
 from typing import Any
 
 from rulecraft.cli.rulesets import bundled_listing, resolve_path
+from rulecraft.compile.report import OutputFormat, render
 from rulecraft.diagnostics import Diagnostic, Span, has_errors
-from rulecraft.validators.report import OutputFormat, render
 
 INTERNAL_ERROR = "RC999"
-PIPELINE_MODULE = "rulecraft.validators.pipeline"
+PIPELINE_MODULE = "rulecraft.compile.pipeline"
 
 ValidatePaths = Callable[..., Sequence[Diagnostic]]
 
@@ -58,8 +58,8 @@ def register(sub: Any) -> None:
 
 def _story_graph(paths: Sequence[Path], target: Path) -> str:
     """Write the story graph of the first ruleset with entries; return a summary line."""
-    from rulecraft.validators.pipeline import check_ruleset, find_rulesets
-    from rulecraft.validators.semantic import story_graph
+    from rulecraft.compile.pipeline import check_ruleset, find_rulesets
+    from rulecraft.compile.semantic import story_graph
 
     for path in paths:
         for root in find_rulesets(path if path.is_dir() else path.parent):

@@ -1,11 +1,11 @@
 """Rolling dice: one recorded roll from a game's stream, or millions in a numpy batch.
 
-:func:`roll` draws from the game's :class:`~rulecraft.interpreter.random.Rng`, so the
+:func:`roll` draws from the game's :class:`~rulecraft.rng.Rng`, so the
 same seed and counter give the same roll (replays are identical), and returns a
 :class:`RollResult` record that round-trips through JSON.
 
 >>> from rulecraft.dice.pool import Pool
->>> from rulecraft.interpreter.random import Rng
+>>> from rulecraft.rng import Rng
 >>> result, rng = roll(Pool.parse("3d6"), Rng(7))
 >>> result == roll(Pool.parse("3d6"), Rng(7))[0], rng.counter
 (True, 1)
@@ -29,7 +29,7 @@ from rulecraft.dice._memo import Memo
 from rulecraft.dice.exact import _INT64_SAFE, SymbolCounts, distribution
 from rulecraft.dice.pool import Pool
 from rulecraft.dice.spec import DieType
-from rulecraft.interpreter.random import Rng, randbelow
+from rulecraft.rng import Rng, randbelow
 
 _GROUP_LIMIT = 1 << 16
 """Most joint outcomes one random draw covers (and most cached results per pool)."""

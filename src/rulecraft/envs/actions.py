@@ -77,7 +77,7 @@ class ActionIndex:
 
     @classmethod
     def for_ruleset(cls, ruleset: Any) -> ActionIndex:
-        """The index of a loaded :class:`~rulecraft.interpreter.game.Ruleset`."""
+        """The index of a loaded :class:`~rulecraft.runtime.game.Ruleset`."""
         prog = ruleset.program
         state = ruleset.new_game(players=prog.max_players, seed=0).state
         components = {cid: state["comps"][cid]["d"] for cid in sorted(state["comps"])}

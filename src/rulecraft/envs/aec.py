@@ -42,9 +42,9 @@ def agent_name(seat: int) -> str:
 @functools.cache
 def _ruleset_layout(name: str) -> tuple[Any, ActionIndex, ObservationEncoder]:
     # one load and one layout per ruleset and process: both are read-only
-    import rulecraft.interpreter.game as game_module
+    from rulecraft.compile.load import load
 
-    ruleset = game_module.load(name)
+    ruleset = load(name)
     return ruleset, ActionIndex.for_ruleset(ruleset), ObservationEncoder.for_ruleset(ruleset)
 
 

@@ -1,6 +1,6 @@
 """A fixed-size numeric observation of one seat's view.
 
-:class:`ObservationEncoder` turns :meth:`Game.view(seat) <rulecraft.interpreter.game.Game.view>`
+:class:`ObservationEncoder` turns :meth:`Game.view(seat) <rulecraft.runtime.game.Game.view>`
 (the same view the REPL shows that seat, so it holds nothing the seat may not see) into a
 ``float32`` vector whose length and layout depend only on the ruleset.  The layout, in order
 (``P`` is the ruleset's largest player count):

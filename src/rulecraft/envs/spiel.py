@@ -45,8 +45,8 @@ import pyspiel
 from rulecraft.envs.actions import ActionIndex
 from rulecraft.envs.aec import _ruleset_layout
 from rulecraft.envs.encoding import ObservationEncoder
-from rulecraft.interpreter.game import Game
-from rulecraft.interpreter.random import mix64
+from rulecraft.rng import mix64
+from rulecraft.runtime.game import Game
 
 DEFAULT_SEEDS = 16
 _STREAM_BASE = 0x5EED_0000_0000

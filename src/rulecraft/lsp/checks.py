@@ -1,9 +1,9 @@
 """Diagnostics for the editor, straight from the parser and the validator pipeline.
 
 Two passes, both the validator's own code: while typing, the open buffer is parsed
-(:func:`~rulecraft.grammar.parser.parse_source`: syntax errors with their codes and hints, in
+(:func:`~rulecraft.language.parser.parse_source`: syntax errors with their codes and hints, in
 milliseconds); after a pause and on save, the whole ruleset is checked with
-:func:`~rulecraft.validators.pipeline.check_ruleset` (names, types, story graph).  The
+:func:`~rulecraft.compile.pipeline.check_ruleset` (names, types, story graph).  The
 validator reads files from disk, so unsaved buffers are checked in a temporary copy of the
 ruleset folder (same folder name, so every span maps back to the real file).
 """
@@ -17,10 +17,10 @@ from pathlib import Path
 
 from lsprotocol import types as lsp
 
+from rulecraft.compile.pipeline import MANIFEST, check_ruleset
+from rulecraft.compile.report import help_uri
 from rulecraft.diagnostics import Diagnostic, Severity
 from rulecraft.lsp.positions import span_range
-from rulecraft.validators.pipeline import MANIFEST, check_ruleset
-from rulecraft.validators.report import help_uri
 
 SOURCE = "rulecraft"
 _SEVERITY = {
@@ -103,8 +103,8 @@ def _by_file(
 def warm_up() -> None:
     """Build the parser and import the compiler (about a second, far more on a busy
     machine), so that the first real check does not pay for it."""
-    from rulecraft.grammar.parser import parse_source
-    from rulecraft.interpreter import compiler  # noqa: F401 - imported for its cost
+    from rulecraft.compile import compiler  # noqa: F401 - imported for its cost
+    from rulecraft.language.parser import parse_source
 
     parse_source("define warm = 1\n", "<warm-up>")
 

@@ -22,11 +22,11 @@ from pathlib import Path
 
 from lsprotocol import types as lsp
 
-from rulecraft.grammar import ast
-from rulecraft.grammar.parser import grammar_text
-from rulecraft.interpreter.builtins import BUILTINS
-from rulecraft.interpreter.compiler import SPECIAL_NAMES
+from rulecraft.compile.compiler import SPECIAL_NAMES
+from rulecraft.language import ast
+from rulecraft.language.parser import grammar_text
 from rulecraft.lsp.index import RulesetIndex
+from rulecraft.runtime.builtins import BUILTINS
 
 # The fields every component has (what ``builtins.comp_field`` answers before attributes).
 COMPONENT_FIELDS = (

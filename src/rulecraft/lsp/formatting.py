@@ -8,8 +8,8 @@ from __future__ import annotations
 
 from lsprotocol import types as lsp
 
-from rulecraft.grammar.formatter import FormatError, format_source
-from rulecraft.grammar.parser import ParseFailed
+from rulecraft.language.formatter import FormatError, format_source
+from rulecraft.language.parser import ParseFailed
 from rulecraft.lsp.positions import utf16_column
 
 

@@ -6,7 +6,7 @@
 
 from __future__ import annotations
 
-from rulecraft.grammar import ast
+from rulecraft.language import ast
 from rulecraft.lsp.index import RulesetIndex, Symbol
 
 # A definition longer than this is cut in a hover (the outline and go-to show the rest).

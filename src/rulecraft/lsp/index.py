@@ -1,7 +1,7 @@
 """The document index: what a ruleset defines, where, and where each name is used.
 
 The index is rebuilt from the editor's open buffers (falling back to the files on disk) with
-the project's own parser (:func:`~rulecraft.grammar.parser.parse_source`) for definitions and
+the project's own parser (:func:`~rulecraft.language.parser.parse_source`) for definitions and
 the grammar's own lexer (``rulecraft.lark`` with Lark's basic lexer) for the words of a file,
 so strings and comments never count as uses of a name.  Parsed files are cached by content.
 
@@ -21,9 +21,9 @@ from lark import Lark, Token
 from lark.exceptions import UnexpectedCharacters
 
 from rulecraft.diagnostics import Diagnostic
-from rulecraft.grammar import ast
-from rulecraft.grammar.parser import grammar_text, parse_source
-from rulecraft.validators.yaml_source import PositionMap, load_yaml
+from rulecraft.language import ast
+from rulecraft.language.parser import grammar_text, parse_source
+from rulecraft.language.yaml_source import PositionMap, load_yaml
 
 MANIFEST = "ruleset.yaml"
 _WORD = re.compile(r"[^\W\d]\w*")

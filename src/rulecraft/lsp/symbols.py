@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from lsprotocol import types as lsp
 
-from rulecraft.grammar import ast
+from rulecraft.language import ast
 from rulecraft.lsp.index import SourceFile, item_name
 from rulecraft.lsp.positions import make_range
 

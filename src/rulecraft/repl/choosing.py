@@ -5,7 +5,7 @@ People type what they see: ``b1`` for the option ``act:place:b1`` labelled
 ``Place a mark: b1``.  Exact matches win over prefixes, so a word that is the whole id
 or label of one option never counts as the start of another.
 
->>> from rulecraft.interpreter.decision import Decision, Option
+>>> from rulecraft.runtime.decision import Decision, Option
 >>> d = Decision(0, "Pick", (Option("act:place:a1", "Place a mark: a1"),
 ...                          Option("act:place:b1", "Place a mark: b1"), Option("pass", "Pass")))
 >>> resolve("b1", d)
@@ -21,7 +21,7 @@ from __future__ import annotations
 import unicodedata
 from dataclasses import dataclass
 
-from rulecraft.interpreter.decision import Decision, Option
+from rulecraft.runtime.decision import Decision, Option
 
 #: Longer digit strings are never option numbers (and ``int()`` refuses 4,300+ digits).
 MAX_NUMBER_DIGITS = 6

@@ -2,7 +2,7 @@
 
 The REPL programs against these, not against the concrete engine, so it can be tested
 with a small fake game and can play anything that honours the ``Game`` contract
-(``rulecraft.interpreter.game``).
+(``rulecraft.runtime.game``).
 """
 
 from __future__ import annotations
@@ -10,10 +10,10 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any, Protocol
 
-from rulecraft.interpreter.chance import RollOdds
-from rulecraft.interpreter.decision import Decision, Result
-from rulecraft.interpreter.protocols import Agent, GameLike
 from rulecraft.repl.glyphs import GlyphTable
+from rulecraft.runtime.chance import RollOdds
+from rulecraft.runtime.decision import Decision, Result
+from rulecraft.runtime.protocols import Agent, GameLike
 
 
 class PlayableGame(GameLike, Protocol):
@@ -83,7 +83,7 @@ AgentFactory = Callable[[str, int], Agent]
 
 def engine_agent_factory(spec: str, seed: int) -> Agent:
     """The engine's ``make_agent``, imported only when a bot is actually needed."""
-    from rulecraft.interpreter.agents import make_agent
+    from rulecraft.bots.agents import make_agent
 
     agent: Agent = make_agent(spec, seed)
     return agent

@@ -26,9 +26,9 @@ from rich.console import Console
 from rich.table import Table
 from rich.text import Text
 
-from rulecraft.interpreter.decision import Decision, Option
 from rulecraft.repl.mapdraw import GlyphFn, draw_map
 from rulecraft.repl.messages import Messages
+from rulecraft.runtime.decision import Decision, Option
 
 HIDDEN_LABEL = "(hidden)"
 #: ``render_view``'s default ``decider``: the view's active seat.

@@ -20,10 +20,6 @@ from typing import Any
 
 from rich.console import Console
 
-from rulecraft.interpreter.decision import Decision
-from rulecraft.interpreter.protocols import Agent
-from rulecraft.interpreter.savefile import write_save
-from rulecraft.interpreter.state import SAVE_FORMAT, SAVE_VERSION
 from rulecraft.repl.choosing import MAX_NUMBER_DIGITS, option_number, resolve, short_id
 from rulecraft.repl.glyphs import GlyphTable
 from rulecraft.repl.messages import Messages
@@ -47,6 +43,10 @@ from rulecraft.repl.render import (
     seat_names,
     value_text,
 )
+from rulecraft.runtime.decision import Decision
+from rulecraft.runtime.protocols import Agent
+from rulecraft.runtime.savefile import write_save
+from rulecraft.runtime.state import SAVE_FORMAT, SAVE_VERSION
 
 HUMAN = "human"
 HINT_AGENT = "mcts:200/1s"

@@ -35,8 +35,8 @@ from reportlab.pdfgen.canvas import Canvas
 from reportlab.platypus import Paragraph
 
 from rulecraft.diagnostics import Span
-from rulecraft.validators.suggest import did_you_mean
-from rulecraft.validators.yaml_source import PositionMap
+from rulecraft.language.yaml_source import PositionMap
+from rulecraft.suggest import did_you_mean
 
 CARD_W = 63 * mm
 CARD_H = 88 * mm

@@ -1,7 +1,7 @@
 """The balance report of a simulation as one self-contained HTML file with plots.
 
 ``rulecraft simulate RULESET -n N --report balance.html`` writes it; :func:`render_html`
-builds it from a :class:`~rulecraft.interpreter.simulator.SimulationReport`.  The page
+builds it from a :class:`~rulecraft.tools.simulate.SimulationReport`.  The page
 has: the run (games, agents, seeds), wins per seat with 95% Wilson intervals, outcomes
 (solo, co-op, shared wins, draws, no winner, errors), wins by start position, final
 scores, the game length distribution, and per-card statistics (times chosen through each
@@ -25,7 +25,7 @@ from typing import TYPE_CHECKING, Any
 from rulecraft.tools.balance import CardStats, rate
 
 if TYPE_CHECKING:
-    from rulecraft.interpreter.simulator import SimulationReport
+    from rulecraft.tools.simulate import SimulationReport
 
 #: Cards shown in the card plot (the table lists them all).
 PLOTTED_CARDS = 25

@@ -40,9 +40,9 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from rulecraft.interpreter import engine as E
-from rulecraft.interpreter.game import Game
-from rulecraft.interpreter.program import ExprFn
+from rulecraft.runtime import engine as E
+from rulecraft.runtime.game import Game
+from rulecraft.runtime.program import ExprFn
 
 __all__ = [
     "RESET_ID",
@@ -247,8 +247,8 @@ def _shown(line: Sequence[str]) -> str:
 def _compile(game: Game, text: str) -> ExprFn:
     """An expression compiled once for the whole search (``ValueError`` when it does not
     compile: :meth:`Game.evaluate_expr` gives the diagnostics)."""
-    from rulecraft.grammar.parser import parse_expression
-    from rulecraft.interpreter.compiler import expression_compiler
+    from rulecraft.compile.compiler import expression_compiler
+    from rulecraft.language.parser import parse_expression
 
     game.evaluate_expr(text, game.state["active"])  # fail early, with the diagnostics
     tree, _ = parse_expression(text, "<expression>")

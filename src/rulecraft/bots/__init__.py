@@ -1,0 +1,1 @@
+"""Bots: agents that answer a game's decisions (random, greedy, MCTS)."""

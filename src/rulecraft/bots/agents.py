@@ -1,0 +1,490 @@
+"""Bots that play any game through the decision door.
+
+Every agent implements :class:`rulecraft.runtime.protocols.Agent`: it has a ``name``
+and answers ``choose(game)`` with the id of one option of ``game.decision``.  Agents only
+use :class:`~rulecraft.runtime.protocols.GameLike`, so they play every ruleset, and they
+own a private ``random.Random(seed)``: the same seed, asked the same questions, gives the
+same answers.  Agents are not game state; their randomness never touches the game's stream.
+
+- :class:`RandomAgent` picks uniformly among the legal options.
+- :class:`GreedyAgent` looks one decision ahead with ``clone()`` and ``evaluate``.
+- :class:`MCTSAgent` is information-set Monte Carlo tree search: it only ever searches
+  ``determinize(seat, ...)`` copies, so it never reads what its seat cannot see.
+
+>>> agent = make_agent("mcts:50/d20", seed=1)
+>>> (agent.name, agent.iterations, agent.rollout_depth)
+('mcts:50/d20', 50, 20)
+"""
+
+from __future__ import annotations
+
+import math
+import random
+import time
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from rulecraft.runtime.decision import Decision, Result
+from rulecraft.runtime.protocols import Agent, GameLike
+
+#: Score :class:`GreedyAgent` gives a finished game its seat won (and minus it for a loss).
+WIN_SCORE = 1e9
+
+#: Decision bound for games that declare none (``game.max_decisions``).
+DEFAULT_MAX_DECISIONS = 100_000
+
+#: Random decisions a rollout plays before it stops and scores the position with
+#: ``evaluate``.  Long card games (hundreds of decisions) never finish a search that plays
+#: every rollout to the end; a short horizon scored by the ruleset's evaluation is both
+#: faster and, measured on the bundled card games, stronger (see docs/bots.md).
+DEFAULT_ROLLOUT_DEPTH = 30
+
+#: Iterations of :class:`MCTSAgent` when a spec gives neither iterations nor seconds.
+DEFAULT_ITERATIONS = 200
+
+KNOWN_SPECS = (
+    "random",
+    "greedy",
+    "mcts",
+    "mcts:<iterations>",
+    "mcts:<seconds>s",
+    "mcts:<budget>/d<rollout depth>",
+    "mcts:<budget>/w<iterations per determinization>",
+)
+
+
+class DecisionLimitExceeded(RuntimeError):
+    """A game was still running after its declared bound on decisions."""
+
+
+def decision_limit(game: GameLike, override: int | None = None) -> int:
+    """The bound on decisions for ``game``: ``override``, else ``game.max_decisions``, else
+    :data:`DEFAULT_MAX_DECISIONS`."""
+    if override is not None:
+        return override
+    declared = getattr(game, "max_decisions", None)
+    return declared if isinstance(declared, int) and declared > 0 else DEFAULT_MAX_DECISIONS
+
+
+def pending_decision(game: GameLike) -> Decision:
+    """``game.decision``, or ``ValueError`` when nobody has to decide."""
+    decision = game.decision
+    if decision is None:
+        raise ValueError("the game has no pending decision")
+    if not decision.options:
+        raise ValueError(f"the decision {decision.prompt!r} has no options")
+    return decision
+
+
+def pending_ids(game: GameLike) -> tuple[int, Sequence[str]]:
+    """``(seat, option ids)`` of ``game``'s pending decision, through the game's cheap
+    ``pending_ids()`` when it has one (a :class:`~rulecraft.runtime.game.Game` does:
+    it skips building labels), else through ``game.decision``; ``ValueError`` when nobody
+    has to decide or there are no options."""
+    fast = getattr(game, "pending_ids", None)
+    if fast is not None:
+        found: tuple[int, Sequence[str]] | None = fast()
+        if found is None or not found[1]:
+            raise ValueError("a running game has no decision with options")
+        return found
+    decision = game.decision
+    if decision is None or not decision.options:
+        raise ValueError("a running game has no decision with options")
+    return decision.seat, decision.ids
+
+
+def seat_reward(result: Result, seat: int) -> float:
+    """A finished game's reward for ``seat`` in ``[0, 1]``: 1 for a win (every winner of a
+    co-op win gets 1), 0.5 for a draw, 0 for a loss.
+
+    >>> seat_reward(Result(winners=(0, 1)), 1), seat_reward(Result((), draw=True), 0)
+    (1.0, 0.5)
+    """
+    if seat in result.winners:
+        return 1.0
+    return 0.5 if result.draw else 0.0
+
+
+def terminal_score(result: Result, seat: int) -> float:
+    """A finished game's score for ``seat`` on the ``evaluate`` scale: +/- :data:`WIN_SCORE`
+    for a win or a loss, 0 for a draw."""
+    if seat in result.winners:
+        return WIN_SCORE
+    return 0.0 if result.draw else -WIN_SCORE
+
+
+def squash(value: float) -> float:
+    """Map an unbounded evaluation into ``(0, 1)`` (0 maps to 0.5), so a rollout cut off
+    before the end scores like a partial win.
+
+    >>> squash(0.0), squash(1e12) > 0.99, squash(-1e12) < 0.01
+    (0.5, True, True)
+    """
+    return 0.5 + 0.5 * value / (1.0 + abs(value))
+
+
+class RandomAgent:
+    """Picks uniformly at random among the legal options.
+
+    >>> from rulecraft.runtime.decision import Option
+    >>> class OneDecision:
+    ...     decision = Decision(0, "pick", (Option("a", "A"), Option("b", "B")))
+    >>> RandomAgent(3).choose(OneDecision()) == RandomAgent(3).choose(OneDecision())
+    True
+    """
+
+    def __init__(self, seed: int = 0) -> None:
+        self.name = "random"
+        self.rng = random.Random(seed)
+
+    def choose(self, game: GameLike) -> str:
+        return self.rng.choice(pending_ids(game)[1])
+
+
+class GreedyAgent:
+    """One-step lookahead: try each option on a copy and keep the one whose resulting
+    position ``evaluate`` scores best for the deciding seat (a finished game scores
+    :data:`WIN_SCORE` / ``-WIN_SCORE`` / 0); ties are broken by the seeded rng.
+
+    The copy is ``determinize(seat, s)`` rather than ``clone()``, with one ``s`` for all
+    options of a decision: in a perfect-information game that is a clone, and with hidden
+    cards the bot cannot see the card its move would draw, and every option is scored in
+    the same dealt world (common random numbers, so the comparison is not noise)."""
+
+    def __init__(self, seed: int = 0) -> None:
+        self.name = "greedy"
+        self.rng = random.Random(seed)
+
+    def choose(self, game: GameLike) -> str:
+        decision = pending_decision(game)
+        if len(decision.options) == 1:
+            return decision.options[0].id
+        seat = decision.seat
+        world_seed = self.rng.getrandbits(62)
+        best: list[str] = []
+        best_score = -math.inf
+        for option_id in decision.ids:
+            after = game.determinize(seat, world_seed)
+            after.choose(option_id)
+            result = after.result
+            score = terminal_score(result, seat) if result is not None else after.evaluate(seat)
+            if score > best_score:
+                best, best_score = [option_id], score
+            elif score == best_score:
+                best.append(option_id)
+        return self.rng.choice(best)
+
+
+@dataclass(slots=True)
+class _Node:
+    """One node of the search tree: the position after a path of option ids.
+
+    ``children`` edges carry the stats of "the seat deciding here picked this option":
+    ``reward`` is summed from that seat's point of view, and ``available`` counts the
+    iterations in which the option was legal (information sets: not every determinization
+    offers the same options, so UCB uses availability instead of the parent's visits)."""
+
+    visits: int = 0
+    reward: float = 0.0
+    available: int = 0
+    children: dict[str, _Node] = field(default_factory=dict)
+
+
+class MCTSAgent:
+    """Information-set Monte Carlo tree search (single observer, UCT with UCB1).
+
+    Each iteration searches a ``determinize(seat, seed_i)`` copy of the root, so the tree
+    is built only from positions consistent with what the deciding seat can see; it
+    descends by UCB1 (``c = sqrt(2)``) over the option ids legal in that determinization,
+    expands one untried option, plays random moves until the game ends or
+    ``rollout_depth`` decisions pass (a cut-off scores
+    ``squash(evaluate(seat) / evaluation_scale)`` per seat)
+    and backs the per-seat rewards up the path (win 1, draw 0.5, loss 0).
+
+    Decisions with a single option are played through without a tree node and without
+    spending an iteration.  ``worlds_per_determinization = k`` deals one determinization
+    and searches ``k`` clones of it before dealing the next (a clone is cheaper than a
+    deal, but fewer distinct deals see less of the hidden cards' spread).
+
+    The budget is ``iterations``, or ``time_budget`` seconds, or both (whichever runs out
+    first when both are given); at least one iteration always runs.  It answers the most
+    visited root option.
+    """
+
+    exploration = math.sqrt(2.0)
+
+    def __init__(
+        self,
+        seed: int = 0,
+        iterations: int | None = DEFAULT_ITERATIONS,
+        time_budget: float | None = None,
+        rollout_depth: int = DEFAULT_ROLLOUT_DEPTH,
+        worlds_per_determinization: int = 1,
+    ) -> None:
+        if iterations is not None and iterations < 1:
+            raise ValueError("iterations must be >= 1")
+        if time_budget is not None and time_budget <= 0:
+            raise ValueError("time_budget must be > 0 seconds")
+        if iterations is None and time_budget is None:
+            raise ValueError("give iterations, a time budget or both")
+        if rollout_depth < 0:
+            raise ValueError("rollout_depth must be >= 0")
+        if worlds_per_determinization < 1:
+            raise ValueError("worlds_per_determinization must be >= 1")
+        self.iterations = iterations
+        self.time_budget = time_budget
+        self.rollout_depth = rollout_depth
+        self.worlds_per_determinization = worlds_per_determinization
+        self.rng = random.Random(seed)
+        self.name = mcts_spec(iterations, time_budget, rollout_depth, worlds_per_determinization)
+        #: Iterations run by the last ``choose`` and its tree (for benchmarks and tests).
+        self.last_iterations = 0
+        self.last_root: _Node | None = None
+
+    def choose(self, game: GameLike) -> str:
+        decision = pending_decision(game)
+        if len(decision.options) == 1:
+            return decision.options[0].id
+        seat = decision.seat
+        root = _Node()
+        deadline = None if self.time_budget is None else time.perf_counter() + self.time_budget
+        done = 0
+        dealt: GameLike | None = None
+        while True:
+            if self.iterations is not None and done >= self.iterations:
+                break
+            if deadline is not None and done > 0 and time.perf_counter() >= deadline:
+                break
+            if done % self.worlds_per_determinization == 0:
+                dealt = game.determinize(seat, self.rng.getrandbits(62))
+                world = dealt
+                if self.worlds_per_determinization > 1:
+                    world = dealt.clone()  # keep the deal pristine for the next clones
+            else:
+                assert dealt is not None
+                world = dealt.clone()
+            self._iterate(root, world)
+            done += 1
+        self.last_iterations = done
+        self.last_root = root
+        legal = set(decision.ids)
+        ranked = [(child.visits, oid) for oid, child in root.children.items() if oid in legal]
+        if not ranked:  # every determinization offered other options: nothing to learn
+            return self.rng.choice(decision.ids)
+        most = max(visits for visits, _ in ranked)
+        return self.rng.choice(sorted(oid for visits, oid in ranked if visits == most))
+
+    def _iterate(self, root: _Node, world: GameLike) -> None:
+        """One selection / expansion / rollout / backup pass through ``world`` (mutated)."""
+        path: list[tuple[_Node, int]] = []  # (edge taken, seat that took it)
+        node = root
+        while world.result is None:
+            seat, ids = pending_ids(world)
+            if len(ids) == 1:
+                # forced: nothing to learn, so no node (the next real choice hangs off
+                # the same node) and no iteration spent on it
+                world.choose(ids[0])
+                continue
+            children = node.children
+            for oid in ids:
+                child = children.get(oid)
+                if child is not None:
+                    child.available += 1
+            untried = [oid for oid in ids if oid not in children]
+            if untried:
+                oid = self.rng.choice(untried)
+                child = _Node(available=1)
+                children[oid] = child
+                path.append((child, seat))
+                world.choose(oid)
+                break
+            oid = self._select(node, ids)
+            node = children[oid]
+            path.append((node, seat))
+            world.choose(oid)
+        rewards = self._rollout(world)
+        for edge, chooser in path:
+            edge.visits += 1
+            edge.reward += rewards[chooser]
+
+    def _select(self, node: _Node, ids: Sequence[str]) -> str:
+        best: list[str] = []
+        best_value = -math.inf
+        for oid in ids:
+            child = node.children[oid]
+            if child.visits == 0:
+                value = math.inf
+            else:
+                value = child.reward / child.visits + self.exploration * math.sqrt(
+                    math.log(child.available) / child.visits
+                )
+            if value > best_value:
+                best, best_value = [oid], value
+            elif value == best_value:
+                best.append(oid)
+        return best[0] if len(best) == 1 else self.rng.choice(best)
+
+    def _rollout(self, world: GameLike) -> list[float]:
+        """Random moves to the end (or the depth cap); the reward of every seat."""
+        steps = 0
+        choice = self.rng.choice
+        while world.result is None and steps < self.rollout_depth:
+            world.choose(choice(pending_ids(world)[1]))
+            steps += 1
+        result = world.result
+        seats = range(world.num_players)
+        if result is not None:
+            return [seat_reward(result, s) for s in seats]
+        scale = float(getattr(world, "evaluation_scale", 1.0))
+        return [squash(world.evaluate(s) / scale) for s in seats]
+
+
+def mcts_spec(
+    iterations: int | None,
+    time_budget: float | None,
+    rollout_depth: int = DEFAULT_ROLLOUT_DEPTH,
+    worlds_per_determinization: int = 1,
+) -> str:
+    """The canonical spec of an MCTS configuration (defaults left out), which
+    :func:`make_agent` reads back.
+
+    >>> mcts_spec(200, None), mcts_spec(None, 1.0, 40), mcts_spec(500, 2.0, 30, 4)
+    ('mcts:200', 'mcts:1s/d40', 'mcts:500/2s/w4')
+    """
+    parts = []
+    if iterations is not None:
+        parts.append(str(iterations))
+    if time_budget is not None:
+        parts.append(f"{time_budget:g}s")
+    if rollout_depth != DEFAULT_ROLLOUT_DEPTH:
+        parts.append(f"d{rollout_depth}")
+    if worlds_per_determinization != 1:
+        parts.append(f"w{worlds_per_determinization}")
+    return "mcts:" + "/".join(parts)
+
+
+def parse_mcts_spec(spec: str, seed: int) -> MCTSAgent:
+    """``mcts`` or ``mcts:PART/PART/...`` where a part is ``N`` (iterations), ``Ns`` or
+    ``N.Ns`` (seconds per decision), ``dN`` (rollout depth) or ``wN`` (iterations per
+    determinization).  Iterations and seconds together stop at whichever comes first;
+    seconds alone mean no iteration cap; neither means :data:`DEFAULT_ITERATIONS`.
+
+    >>> a = parse_mcts_spec("mcts:1s/d40", 0)
+    >>> (a.iterations, a.time_budget, a.rollout_depth, a.worlds_per_determinization)
+    (None, 1.0, 40, 1)
+    >>> parse_mcts_spec("mcts:d10", 0).name
+    'mcts:200/d10'
+    """
+    text = spec.strip().lower()
+    if text != "mcts" and not text.startswith("mcts:"):
+        raise ValueError(f"not an mcts spec: {spec!r}")
+    iterations: int | None = None
+    seconds: float | None = None
+    depth = DEFAULT_ROLLOUT_DEPTH
+    worlds = 1
+    body = text[len("mcts:") :] if text.startswith("mcts:") else ""
+    if text.startswith("mcts:") and not body:
+        raise ValueError(f"bad agent budget in {spec!r}: nothing after 'mcts:'")
+    try:
+        for part in body.split("/") if body else []:
+            if part.startswith("d"):
+                depth = int(part[1:])
+            elif part.startswith("w"):
+                worlds = int(part[1:])
+            elif part.endswith("s"):
+                seconds = float(part[:-1])
+            else:
+                iterations = int(part)
+        if iterations is None and seconds is None:
+            iterations = DEFAULT_ITERATIONS
+        return MCTSAgent(
+            seed,
+            iterations=iterations,
+            time_budget=seconds,
+            rollout_depth=depth,
+            worlds_per_determinization=worlds,
+        )
+    except ValueError as exc:
+        raise ValueError(f"bad agent budget in {spec!r}: {exc}") from None
+
+
+def make_agent(spec: str, seed: int) -> Agent:
+    """The agent a spec names: ``random``, ``greedy``, ``mcts`` (200 iterations),
+    ``mcts:500`` (iterations), ``mcts:2s`` / ``mcts:0.5s`` (seconds per decision), with
+    optional ``/dN`` (rollout depth, default 30) and ``/wN`` (iterations per
+    determinization), e.g. ``mcts:200/d40`` or ``mcts:400/1s`` (whichever comes first);
+    see :func:`parse_mcts_spec`.
+
+    >>> make_agent("mcts:2s", 0).name
+    'mcts:2s'
+    >>> make_agent("minimax", 0)  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    ...
+    ValueError: unknown agent 'minimax'; known: random, greedy, mcts, ...
+    """
+    text = spec.strip().lower()
+    if text == "random":
+        return RandomAgent(seed)
+    if text == "greedy":
+        return GreedyAgent(seed)
+    if text == "mcts" or text.startswith("mcts:"):
+        return parse_mcts_spec(text, seed)
+    raise ValueError(f"unknown agent {spec!r}; known: {', '.join(KNOWN_SPECS)}")
+
+
+@dataclass(frozen=True, slots=True)
+class PlayedGame:
+    """A game played to its end by :func:`play_game`."""
+
+    result: Result
+    decisions: int
+    choices: tuple[str, ...]
+    rounds: int | None = None
+
+
+def seat_agents(agents: Mapping[int, Agent] | Sequence[Agent], players: int) -> dict[int, Agent]:
+    """Agents by seat; ``KeyError`` naming a seat nobody plays."""
+    by_seat = dict(agents) if isinstance(agents, Mapping) else dict(enumerate(agents))
+    missing = [s for s in range(players) if s not in by_seat]
+    if missing:
+        raise KeyError(f"no agent for seat(s) {missing}")
+    return by_seat
+
+
+def game_rounds(game: Any) -> int | None:
+    """``game.round`` when the game counts rounds (an ``int``), else ``None``."""
+    rounds = getattr(game, "round", None)
+    return rounds if isinstance(rounds, int) and not isinstance(rounds, bool) else None
+
+
+def play_game(
+    game: GameLike,
+    agents: Mapping[int, Agent] | Sequence[Agent],
+    max_decisions: int | None = None,
+    choices: list[str] | None = None,
+) -> PlayedGame:
+    """Let ``agents`` (by seat) play ``game`` (mutated) to the end.
+
+    Raises :class:`DecisionLimitExceeded` past ``max_decisions`` (default: the game's
+    declared bound, see :func:`decision_limit`).  Each chosen id is appended to ``choices``
+    (when given) before it is played, so a caller still has the history after an error.
+    """
+    by_seat = seat_agents(agents, game.num_players)
+    limit = decision_limit(game, max_decisions)
+    chosen = choices if choices is not None else []
+    start = len(chosen)
+    while (result := game.result) is None:
+        played = len(chosen) - start
+        if played >= limit:
+            raise DecisionLimitExceeded(f"game still running after {limit} decisions")
+        decision = pending_decision(game)
+        option_id = by_seat[decision.seat].choose(game)
+        chosen.append(option_id)
+        game.choose(option_id)
+    return PlayedGame(
+        result=result,
+        decisions=len(chosen) - start,
+        choices=tuple(chosen[start:]),
+        rounds=game_rounds(game),
+    )

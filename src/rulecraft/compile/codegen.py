@@ -1,0 +1,444 @@
+"""Expressions compiled to Python source: a first step of issue 11's code generator.
+
+The compiler turns every expression into a tree of closures, one Python call per node.  For
+the expressions legal-move generation runs hundreds of times a decision (``spaces where
+open(it)``: a user ``define`` on each of 42 spaces) that costs more than the rules
+themselves.  :func:`plan` writes such an expression as the source of *one* Python function
+instead:
+
+* a ``define`` called with arguments is inlined (its parameters become Python variables; no
+  dictionary of locals, no ``try``/``finally``), unless it calls itself;
+* ``where`` becomes a list comprehension whose ``it`` is a Python variable;
+* operators, ``has``, ``empty()``, ``count()``, ``x``/``y`` of map spaces and the other
+  built-ins call their run-time helpers directly;
+* constants (numbers, texts, component definitions, symbols, shared zones) are folded in.
+
+Anything else (a node outside this subset) is compiled by the closure compiler as before
+and called from the generated code, provided it does not read a variable the generated code
+keeps in Python (``it`` of a generated ``where``, an inlined parameter); if it does, nothing
+is generated for the whole expression and its closures run.  Each generated node does
+exactly what the closure compiler's node does (same helpers, same order of evaluation for
+values that matter), so the same seed and choices give the same game: the record hashes of
+``tests/engine/test_record_hashes.py`` guard it.  The generated source stays readable (one
+line per expression) and is kept on the function as ``__rulecraft_source__``.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import itertools
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any
+
+from rulecraft.compile.fields import static_kind
+from rulecraft.language import ast
+from rulecraft.runtime import engine as E
+from rulecraft.runtime.builtins import BUILTINS, get_field, multiply
+
+if TYPE_CHECKING:
+    from rulecraft.compile.compiler import Compiler, Scope
+
+ExprFn = Callable[[E.Ctx], Any]
+
+#: The node types worth generating (a lone name or constant gains nothing).
+GENERATED_ROOTS = (ast.Where, ast.Call, ast.Binary, ast.Unary, ast.Has)
+#: Fewer generated nodes than this: the closures are as fast, compiling source is not free.
+MIN_NODES = 4
+
+#: Names the closure compiler resolves at run time without reading locals.
+_RUNTIME_NAMES = frozenset(
+    {"active", "start_player", "players", "opponents", "opponent", "game", "round", "turn"}
+)
+_COMPARE = {"==": "==", "!=": "!="}
+_ORDER = {"<": "<", "<=": "<=", ">": ">", ">=": ">="}
+
+
+class GiveUp(Exception):
+    """The expression is outside the generated subset: its closures run."""
+
+
+@dataclass(frozen=True)
+class Env:
+    """What names mean where a node is generated: Python variables of the generated code
+    (``it`` of a generated ``where``, inlined parameters), names read from ``ctx.loc``,
+    and the closure compiler's scope for a fallback."""
+
+    pyvars: dict[str, str]
+    loc_names: frozenset[str]
+    scope: Scope
+
+
+@dataclass
+class Plan:
+    """One expression as Python source, with the values and fallbacks it refers to."""
+
+    source: str
+    consts: dict[str, Any] = field(default_factory=dict)
+    fallbacks: list[tuple[str, ast.Expr, Scope]] = field(default_factory=list)
+    nodes: int = 0
+
+
+def plan(compiler: Compiler, e: ast.Expr, scope: Scope) -> Plan | None:
+    """The generated source of ``e`` compiled in ``scope``, or ``None`` outside the subset.
+    Pure: nothing is compiled and the compiler's tables are not touched."""
+    gen = _Generator(compiler)
+    env = Env({}, frozenset(scope.locals | {"you", "this"}), scope)
+    try:
+        body = gen.expr(e, env)
+    except GiveUp:
+        return None
+    if gen.nodes < MIN_NODES:
+        return None
+    source = f"def _generated(ctx):\n    loc = ctx.loc\n    return {body}\n"
+    return Plan(source, gen.consts, gen.fallbacks, gen.nodes)
+
+
+def build(compiler: Compiler, p: Plan) -> ExprFn:
+    """The function of a plan: its fallbacks compiled (silently: the closure compiler has
+    already reported on the whole expression), its source compiled and run."""
+    namespace: dict[str, Any] = _helpers()
+    namespace.update(p.consts)
+    for name, sub, scope in p.fallbacks:
+        namespace[name] = compiler.silent_expr(sub, scope)
+    # The source is this module's own: every name and text of the ruleset in it is a repr().
+    exec(compile(p.source, "<rulecraft generated>", "exec"), namespace)
+    fn: ExprFn = namespace["_generated"]
+    fn.__rulecraft_source__ = p.source  # type: ignore[attr-defined]
+    return fn
+
+
+# ---------------------------------------------------------------------------- run-time helpers
+# Each does what the closure compiler's node of the same name does (compiler.py).
+
+
+def _empty(ctx: E.Ctx, v: Any) -> bool:
+    if type(v) is str and v[1] == ":":
+        return not ctx.st["zones"].get(v)
+    return not E.as_list(ctx, v)
+
+
+def _coord(ctx: E.Ctx, o: Any, axis: int, name: str) -> Any:
+    if type(o) is str and o[:2] == "s:" and ctx.prog.map is not None:
+        return ctx.prog.map.coords[o[2:]][axis]
+    return get_field(ctx, o, name)
+
+
+def _divide(left: Any, right: Any) -> int:
+    return int(left) // max(1, int(right)) if int(right) else 0
+
+
+def _modulo(left: Any, right: Any) -> int:
+    return int(left) % int(right) if int(right) else 0
+
+
+def _helpers() -> dict[str, Any]:
+    from rulecraft.compile.compiler import _add, _num  # compiler.py imports this module
+
+    return {
+        "_add": _add,
+        "_num": _num,
+        "_empty": _empty,
+        "_coord": _coord,
+        "_divide": _divide,
+        "_modulo": _modulo,
+        "multiply": multiply,
+        "get_field": get_field,
+        "has_flag": E.has_flag,
+        "as_list": E.as_list,
+        "seat_of": E.seat_of,
+    }
+
+
+# ---------------------------------------------------------------------------- the generator
+class _Generator:
+    """Writes one expression as Python source (see the module text)."""
+
+    def __init__(self, compiler: Compiler) -> None:
+        self.c = compiler
+        self.consts: dict[str, Any] = {}
+        self.fallbacks: list[tuple[str, ast.Expr, Scope]] = []
+        self.counter = itertools.count()
+        self.inlining: list[str] = []
+        self.nodes = 0
+
+    def fresh(self, stem: str) -> str:
+        return f"_{stem}{next(self.counter)}"
+
+    def once(self, code: str) -> tuple[str, str]:
+        """``code`` used more than once, evaluated once: (its first use, which binds a
+        variable, and the later uses).  An atom is used as it is."""
+        if _is_atom(code):
+            return code, code
+        var = self.fresh("t")
+        return f"({var} := {code})", var
+
+    def const(self, value: Any) -> str:
+        if value is None or type(value) in (bool, int, str):
+            return f"({value!r})"
+        name = self.fresh("k")
+        self.consts[name] = value
+        return name
+
+    def fallback(self, e: ast.Expr, env: Env) -> str:
+        """``e`` compiled by the closure compiler, called from the generated code; only if
+        it reads none of the generated code's Python variables."""
+        if env.pyvars and _reads_any(e, set(env.pyvars)):
+            raise GiveUp
+        name = self.fresh("f")
+        self.fallbacks.append((name, e, env.scope))
+        return f"{name}(ctx)"
+
+    # ------------------------------------------------------------------ nodes
+    def expr(self, e: ast.Expr, env: Env) -> str:
+        if isinstance(e, ast.Const):
+            return self.const(e.value)
+        if isinstance(e, ast.TextLit):
+            text = e.text
+            if "{" in text.default or any("{" in t for _, t in text.translations):
+                return self.fallback(e, env)
+            return self.const(text.default if not text.translations else text.as_dict())
+        self.nodes += 1
+        if isinstance(e, ast.Name):
+            return self.name(e, env)
+        if isinstance(e, ast.Attr):
+            return self.attr(e, env)
+        if isinstance(e, ast.Call):
+            return self.call(e, env)
+        if isinstance(e, ast.Unary):
+            inner = self.expr(e.operand, env)
+            return f"(-int({inner}))" if e.op == "-" else f"(not {inner})"
+        if isinstance(e, ast.Binary):
+            return self.binary(e, env)
+        if isinstance(e, ast.Has):
+            return f"has_flag(ctx, {self.expr(e.obj, env)}, {e.flag!r})"
+        if isinstance(e, ast.Where):
+            return self.where(e, env)
+        if isinstance(e, ast.ListExpr):
+            return "[" + "".join(self.expr(x, env) + ", " for x in e.items) + "]"
+        return self.fallback(e, env)
+
+    def name(self, e: ast.Name, env: Env) -> str:
+        n = e.name
+        if n in env.pyvars:
+            return env.pyvars[n]
+        if n in env.loc_names or n in ("you", "this", "it"):
+            return f"loc.get({n!r})"
+        c = self.c
+        if n in _RUNTIME_NAMES or n == "amount":
+            return self.fallback(e, env)
+        if n == "spaces":
+            if c.map is None:
+                raise GiveUp
+            return f"{self.const(['s:' + s for s in c.map.spaces])}.copy()"
+        if n in c.zones:
+            if c.zones[n].per_player:
+                return f"({f'z:{n}@'!r} + str(seat_of(loc['you'])))"
+            return self.const(f"z:{n}")
+        if n in c.resources:
+            return self.fallback(e, env)
+        if n in c.defines:
+            if c.defines[n].params:
+                raise GiveUp
+            # A definition without parameters runs on the caller's locals (as its closure).
+            return self.inline(n, [], env)
+        if n in c.comps:
+            return self.const("d:" + n)
+        if n in c.symbols or n in c.flags_set:
+            return self.const(n)
+        raise GiveUp
+
+    def attr(self, e: ast.Attr, env: Env) -> str:
+        f = e.field
+        kind = static_kind(e.obj, set(env.pyvars) | env.loc_names)
+        if kind == "game":
+            if f in ("round", "turn"):
+                return f"ctx.st[{f!r}]"
+            fspec = self.c.fields.get(f)
+            default = fspec.default if fspec is not None else 0
+            return f"ctx.st['gvars'].get({f!r}, {self.const(default)})"
+        obj = self.expr(e.obj, env)
+        if f in ("x", "y"):
+            axis = 0 if f == "x" else 1
+            if self.c.map is not None:
+                # a space's coordinates straight from a table of the map ("s:id" -> (x, y))
+                coords = self.const({"s:" + k: v for k, v in self.c.map.coords.items()})
+                first, o = self.once(obj)
+                return (
+                    f"({coords}[{o}][{axis}] if type({first}) is str and {o} in {coords} "
+                    f"else _coord(ctx, {o}, {axis}, {f!r}))"
+                )
+            return f"_coord(ctx, {obj}, {axis}, {f!r})"
+        zone = self.c.zones.get(f)
+        if zone is not None or f in self.c.resources:
+            # A player's zone or resource (you.hand, opponent.water): read in place when the
+            # value is a player ("@1"), as player_field does; anything else as before.
+            first, o = self.once(obj)
+            if zone is None:
+                fast = f"int(ctx.st['res'][int({o}[1:])].get({f!r}, 0))"
+            elif zone.per_player:
+                fast = f"({f'z:{f}@'!r} + str(int({o}[1:])))"
+            else:
+                fast = self.const(f"z:{f}")
+            test = f"type({first}) is str and {o}[:1] == '@'"
+            return f"({fast} if {test} else get_field(ctx, {o}, {f!r}))"
+        return f"get_field(ctx, {obj}, {f!r})"
+
+    def call(self, e: ast.Call, env: Env) -> str:
+        if not isinstance(e.func, ast.Name):
+            raise GiveUp
+        n = e.func.name
+        c = self.c
+        if n in ("map", "chance") and n not in c.defines:
+            return self.fallback(e, env)
+        if n in c.defines:
+            if len(c.defines[n].params) != len(e.args):
+                raise GiveUp
+            return self.inline(n, [self.expr(a, env) for a in e.args], env)
+        if n not in BUILTINS:
+            raise GiveUp
+        fn, lo, hi = BUILTINS[n]
+        if not lo <= len(e.args) <= hi:
+            raise GiveUp
+        args = [self.expr(a, env) for a in e.args]
+        if n == "empty" and len(args) == 1:
+            first, v = self.once(args[0])
+            return (
+                f"((not ctx.st['zones'].get({v})) if type({first}) is str and {v}[1] == ':' "
+                f"else _empty(ctx, {v}))"
+            )
+        if n == "space_at" and self.c.map is not None:
+            # spatial.space_at without its argument list: the map's table of coordinates
+            spaces = self.const({xy: "s:" + sid for xy, sid in self.c.map.by_coord.items()})
+            return f"{spaces}.get((int({args[0]}), int({args[1]})))"
+        if n == "count" and len(args) == 1:
+            return f"len(as_list(ctx, {args[0]}))"
+        return f"{self.const(fn)}(ctx, [{', '.join(args)}])"
+
+    def inline(self, n: str, args: list[str], env: Env) -> str:
+        """A definition's body in place of its call: parameters are Python variables bound
+        to the arguments (evaluated once, in order, before the body, as the call does)."""
+        if n in self.inlining:
+            raise GiveUp  # it calls itself: inlining would not end
+        d = self.c.defines[n]
+        from rulecraft.compile.compiler import Scope
+
+        # An argument that is a Python variable or a constant stands for its parameter
+        # as it is; any other is bound once by a lambda's parameter.
+        bound = [a if _is_atom(a) else None for a in args]
+        params = [a if a is not None else self.fresh("p") for a in bound]
+        body_env = Env(
+            dict(zip(d.params, params, strict=True)),
+            frozenset({"you", "this"}),
+            Scope(set(d.params) | {"you", "this"}, True),
+        )
+        self.inlining.append(n)
+        try:
+            body = self.expr(d.expr, body_env)
+        finally:
+            self.inlining.pop()
+        lambdas = [(p, a) for p, a, b in zip(params, args, bound, strict=True) if b is None]
+        if not lambdas:
+            return body
+        names = ", ".join(p for p, _ in lambdas)
+        values = ", ".join(a for _, a in lambdas)
+        return f"(lambda {names}: {body})({values})"
+
+    def binary(self, e: ast.Binary, env: Env) -> str:
+        op = e.op
+        left = self.expr(e.left, env)
+        right = self.expr(e.right, env)
+        if op == "and":
+            return f"((not not {left}) and (not not {right}))"
+        if op == "or":
+            return f"((not not {left}) or (not not {right}))"
+        if op in _COMPARE:
+            return f"({left} {op} {right})"
+        if op in _ORDER:
+            return f"({self.number(left, e.left)} {op} {self.number(right, e.right)})"
+        if op == "+":
+            return self.add(left, right, e)
+        if op == "-":
+            return f"({left} - {right})"
+        if op == "*":
+            return f"multiply({left}, {right})"
+        if op == "/":
+            return f"_divide({left}, {right})"
+        if op == "%":
+            return f"_modulo({left}, {right})"
+        if op == "in":
+            return f"({left} in as_list(ctx, {right}))"
+        raise GiveUp
+
+    def where(self, e: ast.Where, env: Env) -> str:
+        from rulecraft.compile.compiler import _emptiness_test
+
+        if _emptiness_test(e.condition) is not None:
+            # the closure compiler has a fast path of its own for these
+            return self.fallback(e, env)
+        coll = e.collection
+        if (
+            isinstance(coll, ast.Name)
+            and coll.name == "spaces"
+            and coll.name not in env.pyvars
+            and coll.name not in env.loc_names
+            and self.c.map is not None
+        ):
+            # as_list of the list of spaces is that list: walk a constant tuple instead
+            items = self.const(tuple("s:" + s for s in self.c.map.spaces))
+        else:
+            items = f"as_list(ctx, {self.expr(coll, env)})"
+        var = self.fresh("it")
+        inner = Env({**env.pyvars, "it": var}, env.loc_names, env.scope.child("it"))
+        cond = self.expr(e.condition, inner)
+        if ":=" not in items:
+            return f"[{var} for {var} in {items} if {cond}]"
+        # Python refuses ':=' in a comprehension's iterable: pass the items in instead
+        given = self.fresh("items")
+        return f"(lambda {given}: [{var} for {var} in {given} if {cond}])({items})"
+
+    def add(self, left: str, right: str, e: ast.Binary) -> str:
+        """``_add`` with its first case (two numbers) written in place."""
+        if isinstance(e.right, ast.Const) and type(e.right.value) is int:
+            first, a = self.once(left)
+            return f"({a} + {right} if type({first}) is int else _add(ctx, {a}, {right}))"
+        first_a, a = self.once(left)
+        first_b, b = self.once(right)
+        return (
+            f"({a} + {b} if (type({first_a}) is int) & (type({first_b}) is int) "
+            f"else _add(ctx, {a}, {b}))"
+        )
+
+    def number(self, code: str, e: ast.Expr) -> str:
+        """``_num(x)`` as the comparison closures apply it: a number constant as it is, an
+        int without a call."""
+        if isinstance(e, ast.Const) and type(e.value) is int:
+            return code
+        first, v = self.once(code)
+        return f"({v} if type({first}) is int else _num({v}))"
+
+
+# ---------------------------------------------------------------------------- source helpers
+def _is_atom(code: str) -> bool:
+    """A Python variable or a literal constant (safe to repeat in place of a parameter)."""
+    if code.isidentifier():
+        return True
+    inner = code[1:-1]
+    return inner.isdigit() or inner in ("True", "False", "None") or inner[:1] in ("'", '"')
+
+
+def _reads_any(e: ast.Expr, names: set[str]) -> bool:
+    """Does ``e`` read one of ``names`` (or might it: an interpolated text)?"""
+    if isinstance(e, ast.Name):
+        return e.name in names
+    if isinstance(e, ast.TextLit):
+        return "{" in e.text.default or any("{" in t for _, t in e.text.translations)
+    for f in dataclasses.fields(e):
+        value = getattr(e, f.name)
+        if isinstance(value, ast.Expr) and _reads_any(value, names):
+            return True
+        if isinstance(value, tuple) and any(
+            isinstance(x, ast.Expr) and _reads_any(x, names) for x in value
+        ):
+            return True
+    return False

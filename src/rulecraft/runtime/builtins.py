@@ -1,0 +1,348 @@
+"""Field access and the built-in functions of the expression language.
+
+Everything here is generic: fields of players, components, zones and map spaces, and
+functions over collections and the map.  Rulesets add their own functions with ``define``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from rulecraft.runtime import map as spatial
+from rulecraft.runtime.engine import (
+    MAX_NUMBER,
+    MAX_VALUE_SIZE,
+    TOO_LARGE,
+    Ctx,
+    RuleError,
+    as_list,
+    comp_name,
+    controller,
+    has_flag,
+    modified,
+    player,
+    res_get,
+    seat_of,
+    static_attr,
+    zone_name,
+    zone_owner,
+)
+from rulecraft.runtime.values import COMPONENT_FIELDS
+
+
+def player_field(ctx: Ctx, seat: int, field: str) -> Any:
+    prog = ctx.prog
+    zone = prog.zones.get(field)
+    if zone is not None:
+        return f"z:{field}@{seat}" if zone.per_player else f"z:{field}"
+    if field in prog.resources:
+        return res_get(ctx, player(seat), field)
+    n = ctx.st["players"]
+    if field == "seat":
+        return seat
+    if field == "next":
+        return player((seat + 1) % n)
+    if field == "previous":
+        return player((seat - 1) % n)
+    if field == "name":
+        return f"Player {seat + 1}"
+    return ctx.st["res"][seat].get(field, 0)
+
+
+#: The fields every component answers by itself (its place, side, owner...); any other name
+#: is one of its counters, attributes or effects.  Tested once, so a card's own ``cost`` does
+#: not walk the whole chain of comparisons below (the hottest read of card games).
+_COMP_BUILTIN_FIELDS = COMPONENT_FIELDS - {"text", "traits"}  # those two are attributes
+
+
+def comp_field(ctx: Ctx, cid: str, field: str) -> Any:
+    comp = ctx.st["comps"][cid]
+    if field not in _COMP_BUILTIN_FIELDS:
+        return _comp_own_field(ctx, cid, comp, field)
+    if field == "id":
+        return cid
+    if field == "def":
+        return "d:" + comp["d"]
+    if field == "kind":
+        return ctx.prog.defs[comp["d"]].kind
+    if field == "owner":
+        o = comp.get("o")
+        return None if o is None else player(o)
+    if field == "controller":
+        return player(controller(ctx, cid))
+    if field == "zone":
+        return comp["z"]
+    if field == "space":
+        return comp["z"] if comp["z"].startswith("s:") else None
+    if field in ("side", "face"):
+        return comp.get("s")
+    if field == "exhausted":
+        return bool(comp.get("x"))
+    if field == "facedown":
+        return bool(comp.get("down"))
+    if field == "name":
+        return comp_name(ctx, cid)
+    if field == "position":
+        pile = ctx.st["zones"].get(comp["z"], [])
+        return pile.index(cid) if cid in pile else -1
+    if field == "used":
+        prefix = f"turn|ab:{cid}:"
+        return any(k.startswith(prefix) for k in ctx.st["used"])
+    if field in ("x", "y", "terrain") and comp["z"].startswith("s:"):
+        return space_field(ctx, comp["z"], field)
+    return _comp_own_field(ctx, cid, comp, field)
+
+
+def _comp_own_field(ctx: Ctx, cid: str, comp: dict[str, Any], field: str) -> Any:
+    """A component's counter, attribute (modified) or effect named ``field``."""
+    counters = comp["c"]
+    if field in counters:
+        return counters[field]
+    value = static_attr(ctx, cid, field)
+    if value is None:
+        d = ctx.prog.defs[comp["d"]]
+        if field in d.effects:
+            # an effect attribute as a value says whether the card has that effect
+            # (`where it.on_play != none`); as a statement, `card.on_play` runs it
+            return True
+        kind = ctx.prog.kinds.get(d.kind)
+        if kind is not None and field in kind.counters:
+            value = 0
+    return modified(ctx, cid, field, value)
+
+
+def space_field(ctx: Ctx, key: str, field: str) -> Any:
+    mp = ctx.prog.map
+    if mp is None:
+        raise RuleError("this ruleset has no map")
+    sid = key[2:]
+    if field == "x":
+        return mp.coords[sid][0]
+    if field == "y":
+        return mp.coords[sid][1]
+    if field == "terrain":
+        return mp.terrain.get(sid)
+    if field == "id":
+        return sid
+    if field in ("pieces", "cards"):
+        return list(ctx.st["zones"].get(key, ()))
+    if field == "neighbors":
+        return ["s:" + n for n in mp.adjacency.get(sid, ())]
+    if field == "cost":
+        return mp.costs.get(mp.terrain.get(sid, ""), 1)
+    if field == "empty":
+        return not ctx.st["zones"].get(key)
+    raise RuleError(f"a space has no field {field!r}")
+
+
+def zone_field(ctx: Ctx, key: str, field: str) -> Any:
+    pile = ctx.st["zones"].get(key, [])
+    if field in ("count", "size"):
+        return len(pile)
+    if field == "top":
+        return pile[-1] if pile else None
+    if field == "bottom":
+        return pile[0] if pile else None
+    if field in ("cards", "contents"):
+        return list(pile)
+    if field == "empty":
+        return not pile
+    if field == "owner":
+        o = zone_owner(key)
+        return None if o is None else player(o)
+    if field == "name":
+        return zone_name(key)
+    # any other field is that field of every card in it, as for a list (sum(you.hand.coins))
+    return [get_field(ctx, cid, field) for cid in pile]
+
+
+def get_field(ctx: Ctx, obj: Any, field: str) -> Any:
+    """``obj.field`` for any runtime value."""
+    if obj is None:
+        return None
+    if isinstance(obj, str):
+        # One slice tells the sort of id apart (read at every field access of every rule).
+        head = obj[:2]
+        if head[:1] == "@":
+            return player_field(ctx, int(obj[1:]), field)
+        if head == "z:":
+            return zone_field(ctx, obj, field)
+        if head == "s:":
+            return space_field(ctx, obj, field)
+        if head == "d:":
+            d = ctx.prog.defs[obj[2:]]
+            if field == "name":
+                return d.name
+            if field == "kind":
+                return d.kind
+            return d.attributes.get(field)
+        if "#" in obj:  # is_comp(obj): the prefixes it excludes are excluded above
+            return comp_field(ctx, obj, field)
+        raise RuleError(f"{obj!r} has no field {field!r}")
+    if isinstance(obj, dict):
+        if field == "dice" and "faces" in obj:
+            from rulecraft.runtime.chance import die_records
+
+            return die_records(ctx, obj)
+        return obj.get(field, 0)
+    if isinstance(obj, list):
+        if field == "count":
+            return len(obj)
+        if field == "first":
+            return obj[0] if obj else None
+        if field == "last":
+            return obj[-1] if obj else None
+        # players.hand, cards.cost: the field of every element
+        return [get_field(ctx, x, field) for x in obj]
+    raise RuleError(f"{obj!r} has no field {field!r}")
+
+
+# ---------------------------------------------------------------------------- functions
+Builtin = Callable[[Ctx, list[Any]], Any]
+
+
+def _count(ctx: Ctx, a: list[Any]) -> int:
+    return len(as_list(ctx, a[0]))
+
+
+def _sum(ctx: Ctx, a: list[Any]) -> int:
+    return sum(int(x) for x in as_list(ctx, a[0]))
+
+
+def _min(ctx: Ctx, a: list[Any]) -> Any:
+    items = as_list(ctx, a[0]) if len(a) == 1 else a
+    return min(items) if items else 0
+
+
+def _max(ctx: Ctx, a: list[Any]) -> Any:
+    items = as_list(ctx, a[0]) if len(a) == 1 else a
+    return max(items) if items else 0
+
+
+def _any(ctx: Ctx, a: list[Any]) -> bool:
+    return bool(as_list(ctx, a[0]))
+
+
+def _first(ctx: Ctx, a: list[Any]) -> Any:
+    items = as_list(ctx, a[0])
+    return items[0] if items else None
+
+
+def _last(ctx: Ctx, a: list[Any]) -> Any:
+    items = as_list(ctx, a[0])
+    return items[-1] if items else None
+
+
+def _top(ctx: Ctx, a: list[Any]) -> Any:
+    items = as_list(ctx, a[0])
+    if len(a) > 1:
+        n = int(a[1])
+        return items[-n:][::-1] if n > 0 else []
+    return items[-1] if items else None
+
+
+def _abs(ctx: Ctx, a: list[Any]) -> int:
+    return abs(int(a[0]))
+
+
+def _half_up(ctx: Ctx, a: list[Any]) -> int:
+    return -(-int(a[0]) // 2)
+
+
+def _empty(ctx: Ctx, a: list[Any]) -> bool:
+    return not as_list(ctx, a[0])
+
+
+def _owner(ctx: Ctx, a: list[Any]) -> Any:
+    return get_field(ctx, a[0], "owner")
+
+
+def _has(ctx: Ctx, a: list[Any]) -> bool:
+    return has_flag(ctx, a[0], str(a[1]))
+
+
+def _component(ctx: Ctx, a: list[Any]) -> Any:
+    """``component("goblin#2")``: one copy by its id (ids hold ``#``, which starts a comment in
+    source text, so they are written as texts); none if there is no such component."""
+    cid = str(a[0])
+    return cid if cid in ctx.st["comps"] else None
+
+
+def _reverse(ctx: Ctx, a: list[Any]) -> list[Any]:
+    """The collection in reverse order (``reverse(players)``: a setup step in reverse turn
+    order)."""
+    return list(reversed(as_list(ctx, a[0])))
+
+
+def _range(ctx: Ctx, a: list[Any]) -> list[int]:
+    """``range(1, 3)`` is ``[1, 2, 3]``: both ends included, as a rulebook counts."""
+    low, high = int(a[0]), int(a[1])
+    _check_size(high - low + 1, f"range({low}, {high})")
+    return list(range(low, high + 1))
+
+
+# ---------------------------------------------------------------------------- bounded values
+def _check_size(size: int, what: str) -> None:
+    if size > MAX_VALUE_SIZE:
+        raise RuleError(
+            f"{what} would hold {size:,} items; values are limited to {MAX_VALUE_SIZE:,}",
+            TOO_LARGE,
+        )
+
+
+def bounded(value: Any) -> Any:
+    """``value`` itself if it is within the runtime limits (numbers up to ``MAX_NUMBER``,
+    texts and lists up to ``MAX_VALUE_SIZE`` items), else a :class:`RuleError`."""
+    if type(value) is int:
+        if -MAX_NUMBER <= value <= MAX_NUMBER:
+            return value
+        raise RuleError(f"a number grew beyond {MAX_NUMBER:,}", TOO_LARGE)
+    if isinstance(value, str | list):
+        _check_size(len(value), "a text" if isinstance(value, str) else "a list")
+    return value
+
+
+def multiply(a: Any, b: Any) -> Any:
+    """``*``: numbers multiply; a text or list repeats, checked *before* it is built
+    (``"ab" * 2000000000`` is a located error, not gigabytes of memory)."""
+    if isinstance(a, str | list) and type(b) is int:
+        _check_size(len(a) * max(b, 0), "a repeated text or list")
+    elif isinstance(b, str | list) and type(a) is int:
+        _check_size(len(b) * max(a, 0), "a repeated text or list")
+    return bounded(a * b)
+
+
+def _seat(ctx: Ctx, a: list[Any]) -> int:
+    return seat_of(a[0])
+
+
+BUILTINS: dict[str, tuple[Builtin, int, int]] = {
+    # name: (function, minimum arguments, maximum arguments)
+    "count": (_count, 1, 1),
+    "sum": (_sum, 1, 1),
+    "min": (_min, 1, 8),
+    "max": (_max, 1, 8),
+    "any": (_any, 1, 1),
+    "first": (_first, 1, 1),
+    "last": (_last, 1, 1),
+    "top": (_top, 1, 2),
+    "abs": (_abs, 1, 1),
+    "half_up": (_half_up, 1, 1),
+    "empty": (_empty, 1, 1),
+    "owner": (_owner, 1, 1),
+    "seat": (_seat, 1, 1),
+    "range": (_range, 2, 2),
+    "reverse": (_reverse, 1, 1),
+    "component": (_component, 1, 1),
+    "path": (spatial.path, 2, 2),
+    "adjacent": (spatial.adjacent, 2, 2),
+    "distance": (spatial.distance, 2, 2),
+    "space_at": (spatial.space_at, 2, 2),
+    "in_a_row": (spatial.in_a_row, 2, 2),
+    "path_cost": (spatial.path_cost, 2, 2),
+    "reach": (spatial.reach, 2, 2),
+    "line_of_sight": (spatial.line_of_sight, 2, 2),
+    "step": (spatial.step, 2, 2),
+    "direction": (spatial.direction, 2, 2),
+}

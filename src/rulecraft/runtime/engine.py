@@ -1,0 +1,880 @@
+"""The engine: runs a compiled :class:`~rulecraft.runtime.program.Program` on a state.
+
+The state's ``stack`` holds frames ``[routine, pc, locals]``.  :func:`run` executes
+instructions until somebody must decide (``state["pending"]``) or the game is over
+(``state["result"]``).  :func:`answer` records a decision's answer in the top frame and runs
+on.  Every function here is generic: it knows zones, components, resources, events and
+decisions, never a particular game.
+"""
+
+from __future__ import annotations
+
+import contextlib
+from dataclasses import dataclass, field
+from typing import Any
+
+from rulecraft.diagnostics import Span
+
+# re-exported: the rest of the runtime reads them as E.TOO_LARGE, E.RuleError, ...
+from rulecraft.errors import DUPLICATE_OPTION as DUPLICATE_OPTION
+from rulecraft.errors import ENDLESS_LOOP as ENDLESS_LOOP
+from rulecraft.errors import NEGATIVE_AMOUNT as NEGATIVE_AMOUNT
+from rulecraft.errors import NO_ENTRY as NO_ENTRY
+from rulecraft.errors import RUNTIME as RUNTIME
+from rulecraft.errors import TOO_DEEP as TOO_DEEP
+from rulecraft.errors import TOO_LARGE as TOO_LARGE
+from rulecraft.errors import ZONE_FULL as ZONE_FULL
+from rulecraft.errors import IllegalChoice as IllegalChoice
+from rulecraft.errors import RuleError as RuleError
+from rulecraft.rng import Rng, randbelow, shuffled
+from rulecraft.runtime.program import Program, Routine, TriggerSpec
+from rulecraft.runtime.state import STATE_VERSION, State, clone_state
+
+MAX_STEPS_PER_DECISION = 200_000
+
+
+#: The largest number, text or list the rules may build at run time: far above any game's
+#: needs, far below what would exhaust memory ("ab" * 2000000000 is refused, not built).
+MAX_NUMBER = 2**62
+MAX_VALUE_SIZE = 100_000
+#: At most this many dice in one roll, and sides on a plain ``dN`` die.
+MAX_DICE = 1_000
+
+
+@dataclass(slots=True)
+class Ctx:
+    """Where execution stands: the program, the state, the current frame and its locals."""
+
+    prog: Program
+    st: State
+    lang: str = ""
+    log: list[tuple[int, str]] | None = None
+    by_def: dict[str, list[str]] = field(default_factory=dict)
+    frame: list[Any] = field(default_factory=list)
+    loc: dict[str, Any] = field(default_factory=dict)
+    #: Whose eyes a text is built for (an option's label is its decider's): ``None`` is
+    #: every seat, so a card some seat may not see is "a card".
+    viewer: int | None = None
+
+    def say(self, text: str, audience: int = -1) -> None:
+        """Add a log line; ``audience`` -1 is everybody, else only that seat sees it."""
+        if self.log is not None:
+            self.log.append((audience, text))
+
+
+# ---------------------------------------------------------------------------- values
+def player(seat: int) -> str:
+    return f"@{seat}"
+
+
+def seat_of(value: Any) -> int:
+    if isinstance(value, str) and value.startswith("@"):
+        return int(value[1:])
+    if isinstance(value, int) and not isinstance(value, bool):
+        return value
+    raise RuleError(f"expected a player, got {value!r}")
+
+
+def zone_key(prog: Program, name: str, seat: int | None) -> str:
+    spec = prog.zones[name]
+    if spec.per_player:
+        if seat is None:
+            raise RuleError(f"zone {name!r} belongs to a player: say whose")
+        return f"z:{name}@{seat}"
+    return f"z:{name}"
+
+
+#: Zone keys already taken apart (``z:hand@1`` -> ``hand`` and seat 1): legal-move
+#: generation asks for every zone and card at every decision, and a game has few keys
+#: (zones times seats, plus spaces).  Bounded all the same; past the bound keys are split
+#: each time, as before.
+_ZONE_NAMES: dict[str, str] = {}
+_ZONE_OWNERS: dict[str, int | None] = {}
+_ZONE_CACHE_BOUND = 1 << 16
+
+
+def zone_name(key: str) -> str:
+    """``z:hand@1`` -> ``hand``; a space key stays as it is."""
+    name = _ZONE_NAMES.get(key)
+    if name is None:
+        name = key[2:].split("@", 1)[0] if key.startswith("z:") else key
+        if len(_ZONE_NAMES) < _ZONE_CACHE_BOUND:
+            _ZONE_NAMES[key] = name
+    return name
+
+
+def zone_owner(key: str) -> int | None:
+    """``z:hand@1`` -> 1; a shared zone or a space has no owner (``None``)."""
+    if key in _ZONE_OWNERS:
+        return _ZONE_OWNERS[key]
+    owner = int(key.rsplit("@", 1)[1]) if key.startswith("z:") and "@" in key else None
+    if len(_ZONE_OWNERS) < _ZONE_CACHE_BOUND:
+        _ZONE_OWNERS[key] = owner
+    return owner
+
+
+def is_comp(value: Any) -> bool:
+    return isinstance(value, str) and "#" in value and not value.startswith(("z:", "s:", "@"))
+
+
+def comp_name(ctx: Ctx, cid: str) -> Any:
+    """A component's name as a text: its side's ``name`` while that side is up, else its
+    definition's (a card flipped to a side named "Awake" reads "Awake")."""
+    comp = ctx.st["comps"][cid]
+    d = ctx.prog.defs[comp["d"]]
+    side = comp.get("s")
+    if side is not None:
+        sattrs = d.side_attributes.get(side)
+        if sattrs is not None and "name" in sattrs:
+            return sattrs["name"]
+    return d.name
+
+
+def text_of(ctx: Ctx, value: Any) -> str:
+    """A value as readable text in the game's language."""
+    if isinstance(value, dict):
+        return str(value.get(ctx.lang) or value.get("", ""))
+    if isinstance(value, str):
+        if value.startswith("@"):
+            return f"Player {int(value[1:]) + 1}"
+        if value.startswith("s:"):
+            return value[2:]
+        if value.startswith("z:"):
+            name = zone_name(value)
+            label = ctx.prog.zones[name].label if name in ctx.prog.zones else {}
+            owner = zone_owner(value)
+            base = str(label.get(ctx.lang) or label.get("") or name)
+            return base if owner is None else f"{base} of Player {owner + 1}"
+        if value.startswith("d:"):
+            d = ctx.prog.defs.get(value[2:])
+            return text_of(ctx, d.name) if d else value[2:]
+        if is_comp(value) and value in ctx.st["comps"]:
+            return text_of(ctx, comp_name(ctx, value))
+        return value
+    if isinstance(value, list):
+        return ", ".join(text_of(ctx, v) for v in value)
+    if value is None:
+        return "nothing"
+    if isinstance(value, bool):
+        return "yes" if value else "no"
+    if callable(value):  # an interpolated text
+        return text_of(ctx, value(ctx))
+    return str(value)
+
+
+def unit_text(ctx: Ctx, unit: str, amount: int) -> str:
+    """``unit`` as log lines name ``amount`` of it: a resource's ``unit: "point|points"``
+    gives "1 point", "2 points" (the id when it declares none)."""
+    spec = ctx.prog.resources.get(unit)
+    if spec is None or not spec.unit:
+        return unit
+    words = str(spec.unit.get(ctx.lang) or spec.unit.get("", unit))
+    one, _, many = words.partition("|")
+    return one if amount == 1 or not many else many
+
+
+def _seen_by_readers(ctx: Ctx, cid: str) -> bool:
+    """May every reader of the text being built see ``cid``: the viewer, or every seat?"""
+    if ctx.viewer is not None:
+        return visible_to(ctx, cid, ctx.viewer)
+    return all(visible_to(ctx, cid, s) for s in range(ctx.st["players"]))
+
+
+def public_text(ctx: Ctx, value: Any) -> str:
+    """A value as text that anybody may read: a card some seat may not see is "a card"."""
+    if is_comp(value) and value in ctx.st["comps"] and not _seen_by_readers(ctx, value):
+        return "a card"
+    text = ", ".join(public_text(ctx, v) for v in value) if isinstance(value, list) else None
+    text = text_of(ctx, value) if text is None else text
+    # Bounded like every value built at run time: 'set t to "{t}{t}"' in a loop doubled a
+    # text until memory ran out (issue 17); a part of an interpolated text is a text too.
+    if len(text) > MAX_VALUE_SIZE:
+        raise RuleError(
+            f"a part of a text would hold {len(text):,} characters; texts are limited to "
+            f"{MAX_VALUE_SIZE:,}",
+            TOO_LARGE,
+        )
+    return text
+
+
+# Fields of a component anybody may know even when the card itself is hidden: where it lies.
+WHEREABOUTS = frozenset({"zone", "owner", "controller", "facedown", "position", "space"})
+
+
+def hidden_field(ctx: Ctx, obj: Any, field: str) -> bool:
+    """Is ``obj.field`` something some seat may not know (a hidden card's rank, say)?"""
+    if not (is_comp(obj) and obj in ctx.st["comps"]) or field in WHEREABOUTS:
+        return False
+    if _seen_by_readers(ctx, obj):
+        return False
+    spec = ctx.prog.zones.get(zone_name(ctx.st["comps"][obj]["z"]))
+    return spec is None or field not in spec.public_fields
+
+
+# ---------------------------------------------------------------------------- visibility
+def visible_to(ctx: Ctx, cid: str, seat: int | None) -> bool:
+    """May ``seat`` see which component ``cid`` is?  (``None``: an all-seeing observer.)"""
+    if seat is None:
+        return True
+    comp = ctx.st["comps"][cid]
+    if comp.get("down"):
+        return bool(comp.get("seen") and seat in comp["seen"])
+    key = comp["z"]
+    if key[:2] == "s:":
+        return True
+    spec = ctx.prog.zones.get(zone_name(key))
+    if spec is None or spec.visibility == "public":
+        return True
+    if comp.get("up"):
+        return True
+    if comp.get("seen") and seat in comp["seen"]:
+        return True  # a private look: reveal ... to P, look at ...
+    if spec.visibility == "owner":
+        return zone_owner(key) == seat
+    return False
+
+
+def public_props(ctx: Ctx, cid: str) -> dict[str, Any]:
+    """The fields of ``cid`` its zone declares ``public_fields`` that the rules have set on
+    this copy: what every seat may know of a card it cannot see (where it lies).  Only
+    values set on the copy count: a definition's attribute would tell the card apart."""
+    comp = ctx.st["comps"][cid]
+    spec = ctx.prog.zones.get(zone_name(comp["z"])) if comp["z"].startswith("z:") else None
+    if spec is None or not spec.public_fields:
+        return {}
+    props = comp["p"]
+    return {name: props[name] for name in spec.public_fields if name in props}
+
+
+def say_about(ctx: Ctx, cid: str, template: str) -> None:
+    """Log a line about a component without leaking it: everybody reads its name only if
+    everybody may see it; otherwise its owner (if allowed) reads the name and the others
+    read "a card"."""
+    if ctx.log is None:
+        return
+    n = ctx.st["players"]
+    seers = [s for s in range(n) if visible_to(ctx, cid, s)]
+    if len(seers) == n:
+        ctx.say(template.format(card=text_of(ctx, cid)))
+        return
+    for seat in seers[:1]:
+        ctx.say(template.format(card=text_of(ctx, cid)), seat)
+    ctx.say(template.format(card="a card"))
+
+
+# ---------------------------------------------------------------------------- components
+def comp_state(ctx: Ctx, cid: str) -> dict[str, Any]:
+    try:
+        c: dict[str, Any] = ctx.st["comps"][cid]
+    except KeyError:
+        raise RuleError(f"no component {cid!r}") from None
+    return c
+
+
+def is_active(ctx: Ctx, cid: str) -> bool:
+    """Does this component's text work right now (right zone, its kind's condition holds)?"""
+    comp = ctx.st["comps"][cid]
+    d = ctx.prog.defs[comp["d"]]
+    kind = ctx.prog.kinds.get(d.kind)
+    if kind is None:
+        return False
+    key = comp["z"]
+    where = "map" if key[:2] == "s:" else zone_name(key)
+    if where not in kind.active_in or comp.get("down"):
+        return False
+    if kind.active_if is not None:
+        saved = ctx.loc
+        ctx.loc = {"this": cid, "you": _owner_player(ctx, cid)}
+        try:
+            return bool(kind.active_if(ctx))
+        finally:
+            ctx.loc = saved
+    return True
+
+
+def _owner_player(ctx: Ctx, cid: str) -> str | None:
+    """Who "you" is for a component's text: its owner, else whoever's zone holds it, else
+    the active player."""
+    return player(controller(ctx, cid))
+
+
+def controller(ctx: Ctx, cid: str) -> int:
+    comp = ctx.st["comps"][cid]
+    owner = comp.get("o")
+    if owner is None:
+        zo = zone_owner(comp["z"])
+        return ctx.st["active"] if zo is None else zo
+    return int(owner)
+
+
+def side_of(ctx: Ctx, cid: str) -> str | None:
+    s: str | None = ctx.st["comps"][cid].get("s")
+    return s
+
+
+def static_attr(ctx: Ctx, cid: str, name: str) -> Any:
+    comp = ctx.st["comps"][cid]
+    p = comp["p"]
+    if name in p:
+        return p[name]
+    d = ctx.prog.defs[comp["d"]]
+    side = comp.get("s")
+    if side is not None:
+        sattrs = d.side_attributes.get(side)
+        if sattrs is not None and name in sattrs:
+            return sattrs[name]
+    if name in d.attributes:
+        return d.attributes[name]
+    fn = d.dynamic.get(name)
+    if fn is not None:
+        saved = ctx.loc
+        ctx.loc = {"this": cid, "you": _owner_player(ctx, cid)}
+        try:
+            return fn(ctx)
+        finally:
+            ctx.loc = saved
+    return None
+
+
+def modified(ctx: Ctx, cid: str, name: str, base: Any) -> Any:
+    mods = ctx.prog.modifiers.get(name)
+    if not mods or not isinstance(base, int):
+        return base
+    total = base
+    for mod in mods:
+        for src in _sources(ctx, mod.owner, mod.side):
+            saved = ctx.loc
+            ctx.loc = {"this": src, "you": _owner_player(ctx, src) if src else saved.get("you")}
+            try:
+                if mod.condition is not None and not mod.condition(ctx):
+                    continue
+                targets = as_list(ctx, mod.targets(ctx))
+                if cid in targets:
+                    total += int(mod.amount(ctx))
+                    if mod.minimum is not None:
+                        total = max(total, int(mod.minimum(ctx)))
+                    if mod.maximum is not None:
+                        total = min(total, int(mod.maximum(ctx)))
+            finally:
+                ctx.loc = saved
+    return total
+
+
+def _sources(ctx: Ctx, owner: str | None, side: str | None) -> list[str | None]:
+    """Active instances of a definition (or [None] for a rule)."""
+    if owner is None:
+        return [None]
+    out: list[str | None] = []
+    for cid in ctx.by_def.get(owner, ()):
+        if is_active(ctx, cid) and (side is None or side_of(ctx, cid) == side):
+            out.append(cid)
+    return out
+
+
+def instances_by_def(st: State) -> dict[str, list[str]]:
+    """Component ids grouped by definition (components are never created at run time)."""
+    out: dict[str, list[str]] = {}
+    for cid, comp in st["comps"].items():
+        out.setdefault(comp["d"], []).append(cid)
+    return out
+
+
+def has_flag(ctx: Ctx, subject: Any, flag: str) -> bool:
+    st = ctx.st
+    if subject is None:
+        return flag in st["gflags"]
+    if isinstance(subject, str) and subject.startswith("@"):
+        return flag in st["pflags"][seat_of(subject)]
+    if is_comp(subject):
+        comp = st["comps"][subject]
+        if flag in comp["f"]:
+            return True
+        d = ctx.prog.defs[comp["d"]]
+        traits = static_attr(ctx, subject, "traits")
+        if isinstance(traits, list) and flag in traits:
+            return True
+        if flag == d.kind:
+            return True
+        grants = ctx.prog.grants.get(flag)
+        if grants:
+            for g in grants:
+                for src in _sources(ctx, g.owner, g.side):
+                    saved = ctx.loc
+                    ctx.loc = {
+                        "this": src,
+                        "you": _owner_player(ctx, src) if src else saved.get("you"),
+                    }
+                    try:
+                        if g.condition is not None and not g.condition(ctx):
+                            continue
+                        if subject in as_list(ctx, g.targets(ctx)):
+                            return True
+                    finally:
+                        ctx.loc = saved
+        return False
+    if isinstance(subject, list):
+        return flag in subject
+    return False
+
+
+# ---------------------------------------------------------------------------- collections
+def as_list(ctx: Ctx, value: Any) -> list[Any]:
+    """A value used as a collection: a zone gives its contents, a list itself."""
+    if type(value) is list:
+        if value and type(value[0]) is str and value[0][:2] == "z:":
+            # a list of zones (opponents.board): their contents, one after the other
+            zones = ctx.st["zones"]
+            return [c for key in value for c in zones.get(key, ())]
+        return value
+    if type(value) is str:
+        if value[1:2] == ":" and value[0] in "zs":
+            return list(ctx.st["zones"].get(value, ()))
+        if value.startswith("d:"):
+            return list(ctx.by_def.get(value[2:], ()))
+    if value is None:
+        return []
+    return [value]
+
+
+# ---------------------------------------------------------------------------- zones
+def move_comp(ctx: Ctx, cid: str, dest: str, position: str | None = None) -> None:
+    """Move a component to a zone or space (top = end of the list)."""
+    st = ctx.st
+    comp = comp_state(ctx, cid)
+    src = comp["z"]
+    zones = st["zones"]
+    if src in zones:
+        with contextlib.suppress(ValueError):
+            zones[src].remove(cid)
+    pile = zones.setdefault(dest, [])
+    spec = ctx.prog.zones.get(zone_name(dest)) if dest.startswith("z:") else None
+    if spec is not None and spec.capacity is not None and len(pile) >= spec.capacity:
+        # A full zone refuses the component: it stays where it was.
+        zones[src].append(cid)
+        raise RuleError(f"{text_of(ctx, dest)} is full", ZONE_FULL)
+    if position == "bottom":
+        pile.insert(0, cid)
+    else:
+        pile.append(cid)
+    comp["z"] = dest
+    if src != dest and src.startswith("z:"):
+        left = ctx.prog.zones.get(zone_name(src))
+        if left is not None and left.local_fields:
+            props = comp["p"]
+            for name in left.local_fields:
+                props.pop(name, None)
+    # A component that changes zone forgets its temporary state.
+    if comp.get("up"):
+        comp["up"] = False
+    if comp.get("down"):
+        del comp["down"]
+    if comp.get("x"):
+        comp["x"] = False
+    if "seen" in comp:
+        del comp["seen"]
+
+
+def shuffle_zone(ctx: Ctx, key: str) -> None:
+    st = ctx.st
+    items = st["zones"].get(key, [])
+    rng = Rng(st["rng"][0], st["rng"][1])
+    out, rng = shuffled(rng, items)
+    st["zones"][key] = out
+    for cid in out:  # whoever looked at a card loses track of it in a shuffled pile
+        st["comps"][cid].pop("seen", None)
+    st["rng"] = [rng.seed, rng.counter]
+
+
+def random_below(ctx: Ctx, n: int) -> int:
+    st = ctx.st
+    value, rng = randbelow(Rng(st["rng"][0], st["rng"][1]), n)
+    st["rng"] = [rng.seed, rng.counter]
+    return value
+
+
+def take_rng(ctx: Ctx) -> Rng:
+    return Rng(ctx.st["rng"][0], ctx.st["rng"][1])
+
+
+def put_rng(ctx: Ctx, rng: Rng) -> None:
+    ctx.st["rng"] = [rng.seed, rng.counter]
+
+
+# ---------------------------------------------------------------------------- resources
+def res_get(ctx: Ctx, owner: Any, unit: str) -> int:
+    st = ctx.st
+    if owner is None:
+        return int(st["gvars"].get(unit, 0))
+    if is_comp(owner):
+        return int(st["comps"][owner]["c"].get(unit, 0))
+    return int(st["res"][seat_of(owner)].get(unit, 0))
+
+
+def res_set(ctx: Ctx, owner: Any, unit: str, value: int) -> int:
+    """Set a resource or counter, clamped to its bounds; return the value set."""
+    spec = ctx.prog.resources.get(unit)
+    if spec is not None:
+        if spec.minimum is not None and value < spec.minimum:
+            value = spec.minimum
+        if spec.maximum is not None and value > spec.maximum:
+            value = spec.maximum
+    elif value < 0:
+        value = 0
+    st = ctx.st
+    if owner is None:
+        st["gvars"][unit] = value
+    elif is_comp(owner):
+        counters = st["comps"][owner]["c"]
+        if value:
+            counters[unit] = value
+        else:
+            counters.pop(unit, None)
+    else:
+        st["res"][seat_of(owner)][unit] = value
+    return value
+
+
+# ---------------------------------------------------------------------------- frames
+def push(ctx: Ctx, routine: int, local: dict[str, Any]) -> None:
+    ctx.st["stack"].append([routine, 0, local])
+
+
+# ---------------------------------------------------------------------------- events
+def handlers(
+    ctx: Ctx, event: str, timing: str, args: list[Any]
+) -> list[tuple[TriggerSpec, dict[str, Any]]]:
+    """The triggered abilities that answer ``event`` now, in the documented order:
+    rules first, then components by seat starting with the active player, each seat's in
+    zone order."""
+    specs = ctx.prog.triggers.get(event)
+    if not specs:
+        return []
+    st = ctx.st
+    found: list[tuple[int, int, TriggerSpec, dict[str, Any]]] = []
+    n = st["players"]
+    active = st["active"]
+    # "active_first" (default): the active seat's triggers first; "others_first": starting
+    # from the next seat, the active seat last.
+    first = 1 if ctx.prog.flow.get("trigger_order") == "others_first" else 0
+    order = 0
+    for spec in specs:
+        if (spec.timing == "before") != (timing == "before"):
+            continue
+        for src in _sources(ctx, spec.owner, spec.side):
+            you = _owner_player(ctx, src) if src else player(active)
+            local: dict[str, Any] = {"this": src, "you": you}
+            for i, p in enumerate(spec.params):
+                local[p] = args[i] if i < len(args) else None
+            if spec.condition is not None:
+                saved = ctx.loc
+                ctx.loc = local
+                try:
+                    ok = spec.condition(ctx)
+                finally:
+                    ctx.loc = saved
+                if not ok:
+                    continue
+            seat = seat_of(you) if you else active
+            rank = -1 if src is None else (seat - active - first) % n
+            found.append((rank, order, spec, local))
+            order += 1
+    found.sort(key=lambda t: (t[0], t[1]))
+    return [(spec, local) for _, _, spec, local in found]
+
+
+def emit(ctx: Ctx, event: str, args: list[Any], timing: str = "when") -> None:
+    """Push the frames of every trigger answering ``event`` (first to run on top)."""
+    if event not in ctx.prog.triggers:
+        return
+    found = handlers(ctx, event, timing, args)
+    stack = ctx.st["stack"]
+    for spec, local in reversed(found):
+        if spec.optional:
+            local["_optional"] = text_of(ctx, spec.label)
+        stack.append([spec.routine, 0, local])
+
+
+# ---------------------------------------------------------------------------- decisions
+def ask(
+    ctx: Ctx,
+    seat: int,
+    prompt: str,
+    options: list[list[Any]],
+    kind: str = "choose",
+) -> None:
+    """Stop and wait: ``seat`` must pick one of ``options`` ([id, label, value] triples)."""
+    if len({opt[0] for opt in options}) != len(options):
+        seen: set[str] = set()
+        for opt in options:
+            if opt[0] in seen:
+                raise RuleError(f"two options share the id {opt[0]!r}", DUPLICATE_OPTION)
+            seen.add(opt[0])
+    if ctx.prog.end_conditions:
+        check_end(ctx)
+    if ctx.st["result"] is not None:
+        return
+    ctx.st["pending"] = {"seat": seat, "prompt": prompt, "kind": kind, "options": options}
+
+
+def without_copy_number(option_id: str) -> str:
+    """``act:play:spark`` for ``act:play:spark#1``: an option id with its card's copy
+    number dropped."""
+    head, sep, tail = option_id.rpartition("#")
+    return head if sep and tail.isdigit() else option_id
+
+
+def unique_option_id(ctx: Ctx, option_id: str) -> str:
+    """The pending option ``option_id`` means: itself, or the one option that names a card
+    without its copy number (``spark`` for ``spark#1`` when no other Spark is offered)."""
+    pending = ctx.st["pending"]
+    if pending is None:
+        return option_id
+    ids = [opt[0] for opt in pending["options"]]
+    if option_id in ids:
+        return option_id
+    matches = [i for i in ids if i != option_id and without_copy_number(i) == option_id]
+    return matches[0] if len(matches) == 1 else option_id
+
+
+def answer(ctx: Ctx, option_id: str) -> None:
+    """Record the answer to the pending decision in the frame that asked."""
+    pending = ctx.st["pending"]
+    if pending is None:
+        raise IllegalChoice("no decision is pending", option_id)
+    for opt in pending["options"]:
+        if opt[0] == option_id:
+            frame = ctx.st["stack"][-1]
+            frame[2]["_answer"] = opt[2]
+            ctx.st["pending"] = None
+            ctx.st["decisions"] = ctx.st.get("decisions", 0) + 1
+            return
+    legal = [opt[0] for opt in pending["options"]]
+    raise IllegalChoice(f"{option_id!r} is not one of the options", option_id, legal)
+
+
+def take_answer(ctx: Ctx) -> tuple[bool, Any]:
+    if "_answer" in ctx.loc:
+        return True, ctx.loc.pop("_answer")
+    return False, None
+
+
+# ---------------------------------------------------------------------------- game end
+def finish(ctx: Ctx, winners: list[int], draw: bool, reason: str) -> None:
+    if ctx.st["result"] is None:
+        ctx.st["result"] = {"winners": sorted(set(winners)), "draw": draw, "reason": reason}
+        ctx.st["pending"] = None
+        ctx.say(reason or "The game is over.")
+
+
+def check_end(ctx: Ctx) -> None:
+    """Evaluate the manifest's end conditions (at every decision point)."""
+    st = ctx.st
+    if st["result"] is not None:
+        return
+    n = st["players"]
+    saved = ctx.loc
+    try:
+        for spec in ctx.prog.end_conditions:
+            seats = [(st["active"] + i) % n for i in range(n)] if spec.per_seat else [st["active"]]
+            for seat in seats:
+                ctx.loc = {"you": player(seat), "this": None}
+                if not spec.condition(ctx):
+                    continue
+                reason = text_of(ctx, spec.reason)
+                everyone = list(range(n))
+                if spec.outcome == "draw":
+                    finish(ctx, [], True, reason)
+                elif spec.outcome == "all_win":
+                    finish(ctx, everyone, False, reason)
+                elif spec.outcome == "all_lose":
+                    finish(ctx, [], False, reason)
+                else:
+                    who = spec.who(ctx) if spec.who is not None else player(seat)
+                    who_seats = [seat_of(w) for w in as_list(ctx, who)]
+                    if spec.outcome == "winner":
+                        finish(ctx, who_seats, False, reason)
+                    else:
+                        finish(ctx, [s for s in everyone if s not in who_seats], False, reason)
+                return
+    finally:
+        ctx.loc = saved
+
+
+# ---------------------------------------------------------------------------- the loop
+def run(ctx: Ctx) -> None:
+    """Execute until a decision is pending or the game is over.
+
+    Every error rising from an instruction leaves as a :class:`RuleError` located at the
+    ``.rcl`` place of that instruction (docs/api.md promises it)."""
+    ctx.frame = []
+    try:
+        _run_loop(ctx)
+    except RuleError as err:
+        raise err.locate(_running_span(ctx)) from None
+    except _FAILURES as err:
+        raise rule_error(err, _running_span(ctx)) from err
+
+
+#: What a rule may make Python raise; each becomes a located RuleError.
+_FAILURES = (
+    RecursionError,
+    MemoryError,
+    OverflowError,
+    KeyError,
+    IndexError,
+    TypeError,
+    ValueError,
+    ZeroDivisionError,
+    AttributeError,
+)
+
+
+def rule_error(err: BaseException, span: Span | None) -> RuleError:
+    """The RuleError standing for a Python error raised while a rule ran at ``span``."""
+    if isinstance(err, RuleError):
+        return err.locate(span)
+    if isinstance(err, RecursionError):
+        reason = (
+            "the rules call themselves without end (a definition or condition that uses "
+            "itself, directly or through others)"
+        )
+        return RuleError(reason, TOO_DEEP, span)
+    if isinstance(err, MemoryError | OverflowError):
+        return RuleError(f"a value grew too large to build ({type(err).__name__})", TOO_LARGE, span)
+    return RuleError(f"{type(err).__name__}: {err}", RUNTIME, span)
+
+
+def evaluate(ctx: Ctx, fn: Any, span: Span | None = None) -> Any:
+    """``fn(ctx)`` for an expression evaluated outside :func:`run` (the API's
+    ``evaluate_expr``): a failure is a RuleError, as inside a running rule."""
+    try:
+        return fn(ctx)
+    except (RuleError, *_FAILURES) as err:
+        raise rule_error(err, span) from err
+
+
+def _running_span(ctx: Ctx) -> Span | None:
+    """The ``.rcl`` place of the instruction running: the frame's pc already points past it."""
+    frame = ctx.frame
+    if not frame:
+        return None
+    return _span_of(ctx.prog.routines[frame[0]], frame[1] - 1)
+
+
+def _span_of(routine: Routine, pc: int) -> Span:
+    return routine.spans[pc] if 0 <= pc < len(routine.spans) else Span(routine.name)
+
+
+def _run_loop(ctx: Ctx) -> None:
+    st = ctx.st
+    stack = st["stack"]
+    routines = ctx.prog.routines
+    steps = 0
+    while st["pending"] is None and st["result"] is None:
+        if not stack:
+            finish(ctx, [], True, "The rules ran out.")
+            return
+        frame = stack[-1]
+        code = routines[frame[0]].code
+        ctx.frame = frame
+        ctx.loc = frame[2]
+        # Run this frame's instructions until it ends, another frame takes over, or
+        # somebody must decide.
+        while True:
+            pc = frame[1]
+            if pc >= len(code):
+                stack.pop()
+                break
+            frame[1] = pc + 1
+            code[pc](ctx)
+            steps += 1
+            if stack and stack[-1] is frame and st["pending"] is None:
+                if st["result"] is not None:
+                    return
+                if steps > MAX_STEPS_PER_DECISION:
+                    break
+                continue
+            break
+        if steps > MAX_STEPS_PER_DECISION:
+            raise RuleError(
+                "the rules run in a loop without asking anybody anything "
+                f"({MAX_STEPS_PER_DECISION:,} steps)",
+                ENDLESS_LOOP,
+                _span_of(routines[frame[0]], pc),
+            )
+
+
+def new_state(prog: Program, players: int, seed: int, lang: str) -> State:
+    """The state before setup runs: every component in its starting zone."""
+    zones: dict[str, list[str]] = {}
+    for name, zspec in prog.zones.items():
+        if zspec.per_player:
+            for seat in range(players):
+                zones[f"z:{name}@{seat}"] = []
+        else:
+            zones[f"z:{name}"] = []
+    if prog.map is not None:
+        for space in prog.map.spaces:
+            zones[f"s:{space}"] = []
+    comps: dict[str, dict[str, Any]] = {}
+    for place in prog.placements:
+        d = prog.defs[place.def_id]
+        kind = prog.kinds.get(d.kind)
+        seats: list[int | None] = list(range(players)) if place.per_player else [None]
+        for n, owner in enumerate(seats):
+            key = zone_key(prog, place.zone, owner)
+            for j in range(place.copies):
+                cid = f"{d.id}#{n * place.copies + j + 1}"
+                zones[key].append(cid)
+                comps[cid] = {
+                    "d": d.id,
+                    "z": key,
+                    "o": owner,
+                    "s": kind.sides[0] if kind and kind.sides else None,
+                    "x": False,
+                    "c": {},
+                    "f": [],
+                    "p": {},
+                }
+    res: list[dict[str, int]] = [{} for _ in range(players)]
+    gvars: dict[str, Any] = {}
+    for name, spec in prog.resources.items():
+        if spec.per_player:
+            for r in res:
+                r[name] = spec.start
+        else:
+            gvars[name] = spec.start
+    for name, fspec in prog.fields.items():
+        for holder in res if fspec.per_player else [gvars]:
+            holder[name] = fspec.default
+    st: State = {
+        "v": STATE_VERSION,
+        "game": prog.name,
+        "lang": lang,
+        "players": players,
+        "rng": [seed & ((1 << 64) - 1), 0],
+        "active": 0,
+        "start": 0,
+        "turn": 0,
+        "round": 0,
+        "phase": -1,
+        "res": res,
+        "pflags": [[] for _ in range(players)],
+        "gvars": gvars,
+        "gflags": [],
+        "zones": zones,
+        "comps": comps,
+        "stack": [[prog.main, 0, {"you": player(0), "this": None}]],
+        "pending": None,
+        "events": [],
+        "used": {},
+        "decisions": 0,
+        "result": None,
+        "mem": {},
+    }
+    return st
+
+
+def copy_ctx(ctx: Ctx) -> Ctx:
+    """A context over a cloned state (for look-ahead), logging nothing."""
+    return Ctx(ctx.prog, clone_state(ctx.st), ctx.lang, None)

@@ -1,0 +1,1317 @@
+"""The instructions the compiler emits: small closures ``instr(ctx) -> None``.
+
+Each instruction works on ``ctx.st`` (the state) and ``ctx.loc`` (its frame's locals).
+The run loop has already moved the frame's ``pc`` past the instruction; jumps overwrite
+it.  An instruction that needs a decision calls :func:`engine.ask` and puts ``pc`` back
+on itself: when the answer arrives it runs again and finds it in ``ctx.loc``.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from rulecraft.runtime import engine as E
+from rulecraft.runtime import plan
+from rulecraft.runtime.engine import Ctx, RuleError
+from rulecraft.runtime.program import ExprFn, Instr
+
+
+def _stay(ctx: Ctx) -> None:
+    """Re-run the current instruction when execution resumes."""
+    ctx.frame[1] -= 1
+
+
+def _label(ctx: Ctx, text: dict[str, str]) -> str:
+    return E.text_of(ctx, text)
+
+
+# ---------------------------------------------------------------------------- control
+def _jump(target: list[int]) -> Instr:
+    def jump(ctx: Ctx) -> None:
+        ctx.frame[1] = target[0]
+
+    return jump
+
+
+def _jump_unless(cond: ExprFn, target: list[int]) -> Instr:
+    def jump_unless(ctx: Ctx) -> None:
+        if not cond(ctx):
+            ctx.frame[1] = target[0]
+
+    return jump_unless
+
+
+def _set_local(name: str, value: ExprFn) -> Instr:
+    def set_local(ctx: Ctx) -> None:
+        ctx.loc[name] = value(ctx)
+
+    return set_local
+
+
+def _for_init(coll: ExprFn, items: str, idx: str) -> Instr:
+    def for_init(ctx: Ctx) -> None:
+        ctx.loc[items] = list(E.as_list(ctx, coll(ctx)))
+        ctx.loc[idx] = 0
+
+    return for_init
+
+
+def _for_next(items: str, idx: str, var: str, exit_target: list[int]) -> Instr:
+    def for_next(ctx: Ctx) -> None:
+        loc = ctx.loc
+        i = loc[idx]
+        seq = loc[items]
+        if i >= len(seq):
+            del loc[items], loc[idx]
+            ctx.frame[1] = exit_target[0]
+            return
+        loc[var] = seq[i]
+        loc[idx] = i + 1
+
+    return for_next
+
+
+def _amount(value: Any, verb: str) -> int:
+    """An amount to gain, spend, draw or repeat: a whole number, never negative (a negative
+    one would silently do the opposite of what the statement and the log say)."""
+    n = int(value)
+    if n < 0:
+        raise RuleError(
+            f"'{verb}' got the amount {n}: amounts must not be negative", E.NEGATIVE_AMOUNT
+        )
+    return n
+
+
+def _countdown(counter: str, exit_target: list[int]) -> Instr:
+    def countdown(ctx: Ctx) -> None:
+        n = _amount(ctx.loc.get(counter, 0), "repeat")
+        if n <= 0:
+            ctx.frame[1] = exit_target[0]
+            return
+        ctx.loc[counter] = n - 1
+
+    return countdown
+
+
+def _call_routine(routine: int) -> Instr:
+    def call(ctx: Ctx) -> None:
+        E.push(ctx, routine, {"you": ctx.loc.get("you"), "this": ctx.loc.get("this")})
+
+    return call
+
+
+def _call_effect(name: str, args: list[ExprFn], params: tuple[str, ...]) -> Instr:
+    def call_effect(ctx: Ctx) -> None:
+        local = {"you": ctx.loc.get("you"), "this": ctx.loc.get("this")}
+        for p, a in zip(params, args, strict=True):
+            local[p] = a(ctx)
+        E.push(ctx, ctx.prog.named_effects[name], local)
+
+    return call_effect
+
+
+def _run_attribute(obj: ExprFn, field: str) -> Instr:
+    def run_attribute(ctx: Ctx) -> None:
+        cid = obj(ctx)
+        if not E.is_comp(cid):
+            return
+        comp = ctx.st["comps"][cid]
+        d = ctx.prog.defs[comp["d"]]
+        side = comp.get("s")
+        routine = d.effects.get(f"{side}:{field}") if side else None
+        if routine is None:
+            routine = d.effects.get(field)
+        if routine is None:
+            return  # the component has no such effect: nothing happens
+        E.push(ctx, routine, {"you": ctx.loc.get("you"), "this": cid})
+
+    return run_attribute
+
+
+def _return(ctx: Ctx) -> None:
+    """Leave the current story entry (or, outside entries, the current effect)."""
+    stack = ctx.st["stack"]
+    for i in range(len(stack) - 1, 0, -1):
+        if "_entry" in stack[i][2]:
+            del stack[i:]
+            return
+    if len(stack) > 1:
+        stack.pop()
+
+
+def _goto(target: ExprFn) -> Instr:
+    def goto(ctx: Ctx) -> None:
+        number = target(ctx)
+        entry = ctx.prog.entries.get(number)
+        if entry is None:
+            raise RuleError(f"there is no entry {number}", E.NO_ENTRY)
+        stack = ctx.st["stack"]
+        you = ctx.loc.get("you")
+        for i in range(len(stack) - 1, 0, -1):
+            if "_entry" in stack[i][2]:
+                del stack[i:]
+                break
+        E.push(ctx, entry.routine, {"you": you, "this": None, "_entry": number})
+
+    return goto
+
+
+def _enter_entry(number: int, title: dict[str, str], text: dict[str, str]) -> Instr:
+    def enter(ctx: Ctx) -> None:
+        ctx.loc["_entry"] = number
+        visited = ctx.st["mem"].setdefault("visited", [])
+        if number not in visited:
+            visited.append(number)
+        body = E.text_of(ctx, text)
+        if ctx.log is not None:
+            ctx.say(f"[{number}] {E.text_of(ctx, title)}" + (f": {body}" if body else ""))
+        E.emit(ctx, "entered", [number])
+
+    return enter
+
+
+def _end(what: str) -> Instr:
+    def end(ctx: Ctx) -> None:
+        st = ctx.st
+        flow = ctx.prog.flow
+        if what == "activation":
+            _return(ctx)
+            return
+        if what == "game":
+            E.check_end(ctx)
+            E.finish(ctx, [], True, "The game was ended.")
+            return
+        del st["stack"][1:]
+        main = st["stack"][0]
+        # the turn's end of the stage that is running (a flow without stages has one)
+        stage = main[2].get("_stage", 0)
+        turn_end = flow["turn_ends"][stage]
+        if what == "turn":
+            main[1] = turn_end
+        elif what in ("round", "stage") and flow["staged"]:
+            _end_stage(main, what, flow, stage)
+        elif what in ("round", "stage"):
+            main[2]["_left"] = 0  # the other players skip their turns
+            main[1] = turn_end
+        elif what == "phase":
+            phase = st["phase"]
+            if phase >= 0:
+                main[1] = flow["phase_next"][phase]
+            elif (stage := main[2].get("_stage", 0)) in flow["phase_stage"]:
+                # before the turn's first phase: that phase begins
+                main[1] = flow["phase_starts"][flow["phase_stage"].index(stage)]
+            else:  # a stage without turns
+                main[1] = turn_end
+
+    return end
+
+
+def _end_stage(main: list[Any], what: str, flow: dict[str, Any], stage: int) -> None:
+    """``end stage`` / ``end round`` in a flow of stages.  In a turn: the turn ends (its
+    end triggers run), the other players skip theirs, and the stage's ``after_each`` does
+    not run.  Outside a turn (a stage's ``do`` or ``after_each``): straight to the end of
+    the stage, or of the round."""
+    loc = main[2]
+    turns = flow["stage_turns"][stage]
+    if turns is not None and turns[0] <= main[1] <= turns[1]:
+        loc["_left"] = 0
+        loc["_over"] = what
+        main[1] = turns[1]
+        return
+    loc.pop("_ended", None)
+    loc.pop("_over", None)
+    main[1] = flow["round_end"] if what == "round" else flow["stage_ends"][stage]
+
+
+# ---------------------------------------------------------------------------- flow
+def _choose_start(mode: Any, fn: ExprFn | None) -> Instr:
+    def choose_start(ctx: Ctx) -> None:
+        st = ctx.st
+        if fn is not None:
+            start = E.seat_of(fn(ctx))
+        elif mode == "random":
+            start = E.random_below(ctx, st["players"])
+        else:
+            start = 0
+        st["start"] = st["active"] = start
+        st["first"] = start
+        ctx.loc["you"] = E.player(start)
+
+    return choose_start
+
+
+def _announce_start(ctx: Ctx) -> None:
+    """After setup (which may have changed it with ``set start_player``): who starts."""
+    if ctx.log is not None:
+        ctx.say(f"Player {ctx.st['start'] + 1} starts.")
+
+
+def _set_start_player(value: ExprFn) -> Instr:
+    """``set start_player to P``: P takes the first turn of the next round (and, when
+    ``rotate_start`` is on, the seats rotate on from P).  Set during ``setup`` (a roll-off,
+    "the youngest player starts"), P also takes the game's first turn and is the game's
+    start seat (``Game.start_seat``, the simulator's start-player statistics)."""
+
+    def set_start_player(ctx: Ctx) -> None:
+        st = ctx.st
+        seat = E.seat_of(value(ctx))
+        st["start"] = seat
+        if st["round"] == 0:  # still in setup: the first turn of the game is P's
+            st["first"] = st["active"] = seat  # (announced once setup is over)
+        elif ctx.log is not None:
+            ctx.say(f"Player {seat + 1} takes the start.")
+
+    return set_start_player
+
+
+def _round_start(body: int | None) -> Instr:
+    def round_start(ctx: Ctx) -> None:
+        st = ctx.st
+        st["round"] += 1
+        st["active"] = st["start"]
+        ctx.loc["you"] = E.player(st["start"])
+        ctx.loc["_left"] = st["players"]
+        _clear_used(st, "round|")
+        if body is not None:
+            E.push(ctx, body, {"you": E.player(st["start"]), "this": None})
+        E.emit(ctx, "round_start", [st["round"]])
+
+    return round_start
+
+
+def _clear_used(st: dict[str, Any], prefix: str) -> None:
+    used = st["used"]
+    if used:
+        for k in [k for k in used if k.startswith(prefix)]:
+            del used[k]
+
+
+def _turn_start(ctx: Ctx) -> None:
+    st = ctx.st
+    st["turn"] += 1
+    st["phase"] = -1
+    you = E.player(st["active"])
+    ctx.loc["you"] = you
+    _clear_used(st, "turn|")
+    E.emit(ctx, "turn_start", [you])
+
+
+def _phase_start(index: int, body: int | None) -> Instr:
+    def phase_start(ctx: Ctx) -> None:
+        st = ctx.st
+        previous = st["phase"]
+        if previous >= 0:
+            _expire(ctx, "phase_end")
+        st["phase"] = index
+        _clear_used(st, "phase|")
+        you = E.player(st["active"])
+        # Frames pushed last run first: the old phase's end, then this one's start, then
+        # its body.
+        if body is not None:
+            E.push(ctx, body, {"you": you, "this": None})
+        E.emit(ctx, "phase_start", [ctx.prog.phases[index].name])
+        if previous >= 0:
+            E.emit(ctx, "phase_end", [ctx.prog.phases[previous].name])
+
+    return phase_start
+
+
+def _turn_end(order: str, labels: dict[str, Any]) -> Instr:
+    def turn_end(ctx: Ctx) -> None:
+        st = ctx.st
+        loc = ctx.loc
+        if not loc.get("_ended"):
+            _expire(ctx, "phase_end")
+            _expire(ctx, "turn_end")
+            triggers = ctx.prog.triggers
+            if "turn_end" in triggers or "phase_end" in triggers:
+                # let the end-of-turn triggers run, then come back here
+                loc["_ended"] = True
+                E.emit(ctx, "turn_end", [E.player(st["active"])])
+                if 0 <= st["phase"] < len(ctx.prog.phases):
+                    E.emit(ctx, "phase_end", [ctx.prog.phases[st["phase"]].name])
+                _stay(ctx)
+                return
+        else:
+            del loc["_ended"]
+        left = loc.get("_left")
+        loc["_left"] = (st["players"] if left is None else int(left)) - 1
+        step = 1 if order == "clockwise" else -1
+        if loc["_left"] > 0:
+            st["active"] = (st["active"] + step) % st["players"]
+            ctx.frame[1] = labels["turn"]
+        # else: fall through to the round's end
+
+    return turn_end
+
+
+def _stage_start(index: int, body: int | None) -> Instr:
+    """A stage of the round begins: its ``do`` statements run, with ``you`` the round's
+    start player; the main frame remembers the stage (``end turn`` needs its turn end)."""
+
+    def stage_start(ctx: Ctx) -> None:
+        st = ctx.st
+        ctx.loc["_stage"] = index
+        ctx.loc["you"] = E.player(st["start"])
+        if body is not None:
+            E.push(ctx, body, {"you": E.player(st["start"]), "this": None})
+
+    return stage_start
+
+
+def _circuit_start(repeat: ExprFn | None, leader: ExprFn | None, exit_at: list[int]) -> Instr:
+    """Before each circuit of a stage's turns (one turn per player): leave the stage when
+    its ``repeat_while`` no longer holds, else start the circuit at its ``leader`` (by
+    default the round's start player)."""
+
+    def circuit_start(ctx: Ctx) -> None:
+        st = ctx.st
+        loc = ctx.loc
+        loc["you"] = E.player(st["start"])
+        if repeat is not None and not repeat(ctx):
+            ctx.frame[1] = exit_at[0]
+            return
+        st["active"] = E.seat_of(leader(ctx)) if leader is not None else st["start"]
+        loc["you"] = E.player(st["active"])
+        loc["_left"] = st["players"]
+
+    return circuit_start
+
+
+def _circuit_end(after: int | None, repeat: bool, circuit: int, labels: dict[str, Any]) -> Instr:
+    """After a circuit of turns: the stage's ``after_each`` statements run, then the next
+    circuit starts (a repeating stage), the round ends (``end round``) or the next stage."""
+
+    def circuit_end(ctx: Ctx) -> None:
+        st = ctx.st
+        loc = ctx.loc
+        if after is not None and not loc.get("_ended") and "_over" not in loc:
+            loc["_ended"] = True
+            E.push(ctx, after, {"you": E.player(st["start"]), "this": None})
+            _stay(ctx)
+            return
+        loc.pop("_ended", None)
+        over = loc.pop("_over", None)
+        if over == "round":
+            ctx.frame[1] = labels["round_end"]
+        elif repeat and over is None:
+            ctx.frame[1] = circuit
+
+    return circuit_end
+
+
+def _round_end(body: int | None, rotate: bool, labels: dict[str, Any]) -> Instr:
+    def round_end(ctx: Ctx) -> None:
+        st = ctx.st
+        loc = ctx.loc
+        if not loc.get("_ended"):
+            loc["_ended"] = True
+            _expire(ctx, "round_end")
+            if body is not None:
+                E.push(ctx, body, {"you": E.player(st["start"]), "this": None})
+            E.emit(ctx, "round_end", [st["round"]])
+            _stay(ctx)
+            return
+        del loc["_ended"]
+        if rotate:
+            st["start"] = (st["start"] + 1) % st["players"]
+        ctx.frame[1] = labels["round"]
+
+    return round_end
+
+
+def _can_pay(ctx: Ctx, cost: tuple[tuple[str, ExprFn], ...], seat: int) -> bool:
+    res = ctx.st["res"][seat]
+    gvars = ctx.st["gvars"]
+    for unit, fn in cost:
+        spec = ctx.prog.resources.get(unit)
+        have = res.get(unit, 0) if spec is None or spec.per_player else gvars.get(unit, 0)
+        if have < _amount(fn(ctx), "costs"):
+            return False
+    return True
+
+
+def _pay(ctx: Ctx, cost: tuple[tuple[str, ExprFn], ...], seat: int) -> None:
+    for unit, fn in cost:
+        spec = ctx.prog.resources.get(unit)
+        owner = None if spec is not None and not spec.per_player else E.player(seat)
+        E.res_set(ctx, owner, unit, E.res_get(ctx, owner, unit) - _amount(fn(ctx), "costs"))
+
+
+def _limit_key(limit: str | None, what: str) -> str | None:
+    if limit is None:
+        return None
+    return f"{limit}|{what}"
+
+
+def menu_options(ctx: Ctx, index: int) -> list[list[Any]]:
+    """The legal options of phase ``index``'s action menu for the active player."""
+    st = ctx.st
+    prog = ctx.prog
+    phase = prog.phases[index]
+    seat = st["active"]
+    you = E.player(seat)
+    used = st["used"]
+    done = int(used.get("phase|count", 0))
+    options: list[list[Any]] = []
+    if phase.max_actions is not None and done >= phase.max_actions:
+        return options
+    saved = ctx.loc
+    try:
+        for name in phase.actions:
+            if name == "abilities":
+                options.extend(_ability_options(ctx, seat))
+                continue
+            if phase.distinct and used.get(f"phase|did:{name}"):
+                continue
+            act = prog.actions[name]
+            key = _limit_key(act.limit, f"act:{name}")
+            if key is not None and used.get(key):
+                continue
+            if act.for_collection is None:
+                ctx.loc = {"you": you, "this": None}
+                if act.condition is not None and not act.condition(ctx):
+                    continue
+                if not _can_pay(ctx, act.cost, seat):
+                    continue
+                options.append([f"act:{name}", E.text_of(ctx, act.label), ["act", name, None]])
+                continue
+            local: dict[str, Any] = {"you": you, "this": None}
+            ctx.loc = local
+            var = act.for_var or "it"
+            for value in E.as_list(ctx, act.for_collection(ctx)):
+                local[var] = value
+                if act.condition is not None and not act.condition(ctx):
+                    continue
+                if act.cost and not _can_pay(ctx, act.cost, seat):
+                    continue
+                vid = _value_id(ctx, value, seat)
+                # The label is filled in only when somebody looks (see option_label).
+                options.append([f"act:{name}:{vid}", None, ["act", name, value]])
+    finally:
+        ctx.loc = saved
+    return options
+
+
+def _ability_options(ctx: Ctx, seat: int) -> list[list[Any]]:
+    st = ctx.st
+    prog = ctx.prog
+    out: list[list[Any]] = []
+    used = st["used"]
+    you = E.player(seat)
+    ability_zones = prog.ability_zones
+    comps = st["comps"]
+    all_abilities = prog.abilities
+    for key, pile in st["zones"].items():
+        if not pile:
+            continue
+        if key[:2] == "z:":
+            if E.zone_owner(key) not in (seat, None):
+                continue
+            where = E.zone_name(key)
+        else:
+            where = "map"
+        if where not in ability_zones:
+            continue  # no kind uses abilities here: skip its cards unread
+        for cid in pile:
+            comp = comps[cid]
+            abilities = all_abilities.get(comp["d"])
+            if not abilities:
+                continue
+            kind = prog.kinds.get(prog.defs[comp["d"]].kind)
+            if kind is None or where not in kind.abilities_in or comp.get("down"):
+                continue
+            if E.controller(ctx, cid) != seat:
+                continue
+            if kind.active_if is not None and not E.is_active(ctx, cid):
+                continue
+            side = comp.get("s")
+            for ab in abilities:
+                if ab.side is not None and ab.side != side:
+                    continue
+                lkey = _limit_key(ab.limit, f"ab:{cid}:{ab.index}")
+                if lkey is not None and used.get(lkey):
+                    continue
+                ctx.loc = {"you": you, "this": cid}
+                if ab.condition is not None and not ab.condition(ctx):
+                    continue
+                if not _can_pay(ctx, ab.cost, seat):
+                    continue
+                label = f"{E.text_of(ctx, ab.label)} ({E.text_of(ctx, prog.defs[comp['d']].name)})"
+                out.append([f"ab:{cid}:{ab.index}", label, ["ab", cid, ab.index]])
+    return out
+
+
+def _menu(index: int) -> Instr:
+    def menu(ctx: Ctx) -> None:
+        st = ctx.st
+        prog = ctx.prog
+        phase = prog.phases[index]
+        seat = st["active"]
+        you = E.player(seat)
+        got, ans = E.take_answer(ctx)
+        if got:
+            if ans[0] == "pass":
+                if ctx.log is not None:
+                    ctx.say(f"Player {seat + 1}: {E.text_of(ctx, phase.pass_label)}")
+                return
+            if ans[0] == plan.PLAN_ANSWER and phase.plan is not None:
+                plan.answer(ctx, ans[1], phase.plan)
+                return
+            used = st["used"]
+            done = int(used.get("phase|count", 0)) + 1
+            used["phase|count"] = done
+            if phase.plan is not None or phase.max_actions is None or done < phase.max_actions:
+                _stay(ctx)  # come back to the menu after the action (a plan's, always)
+            if ans[0] == "act":
+                act = prog.actions[ans[1]]
+                local: dict[str, Any] = {"you": you, "this": None}
+                if act.for_var is not None:
+                    local[act.for_var] = ans[2]
+                if act.cost:
+                    saved = ctx.loc
+                    ctx.loc = local
+                    _pay(ctx, act.cost, seat)
+                    ctx.loc = saved
+                if phase.distinct:
+                    used[f"phase|did:{act.name}"] = 1
+                key = _limit_key(act.limit, f"act:{act.name}")
+                if key:
+                    used[key] = int(used.get(key, 0)) + 1
+                if ctx.log is not None:
+                    saved = ctx.loc
+                    ctx.loc = local
+                    label = E.text_of(ctx, act.label)
+                    ctx.viewer = seat
+                    own = E.text_of(ctx, act.label) if callable(act.label) else label
+                    ctx.viewer = None
+                    ctx.loc = saved
+                    if act.for_var is None or callable(act.label):
+                        # an interpolated label says what was chosen: the actor reads it
+                        # with its own cards named, the others as public text (its twin)
+                        if own != label:
+                            ctx.say(f"Player {seat + 1}: {own}", seat)
+                        ctx.say(f"Player {seat + 1}: {label}")
+                    else:
+                        # The actor reads what was chosen; the others read it as they see it.
+                        other = (seat + 1) % st["players"]
+                        mine = _value_label(ctx, ans[2], seat)
+                        theirs = _value_label(ctx, ans[2], other)
+                        if mine != theirs:
+                            ctx.say(f"Player {seat + 1}: {label}: {mine}", seat)
+                        ctx.say(f"Player {seat + 1}: {label}: {theirs}")
+                E.push(ctx, act.routine, local)
+            else:
+                cid, i = ans[1], ans[2]
+                ab = prog.abilities[st["comps"][cid]["d"]][i]
+                local = {"you": you, "this": cid}
+                saved = ctx.loc
+                ctx.loc = local
+                _pay(ctx, ab.cost, seat)
+                ctx.loc = saved
+                used[f"turn|ab:{cid}:{i}"] = 1
+                used["phase|did:abilities"] = 1
+                key = _limit_key(ab.limit, f"ab:{cid}:{i}")
+                if key:
+                    used[key] = int(used.get(key, 0)) + 1
+                if ctx.log is not None:
+                    what = f"{E.text_of(ctx, ab.label)} of {E.text_of(ctx, cid)}"
+                    ctx.say(f"Player {seat + 1} uses {what}")
+                E.push(ctx, ab.routine, local)
+            return
+        done = int(st["used"].get("phase|count", 0))
+        used_up = phase.max_actions is not None and done >= phase.max_actions
+        if used_up and phase.plan is None:
+            return  # the phase's actions are used up: it ends without asking
+        options = [] if used_up else menu_options(ctx, index)
+        if phase.plan is not None:
+            # A plan ends by being executed (or reset), never by passing.
+            options.extend(plan.options(ctx, phase.plan, done))
+        elif not phase.mandatory and (options or phase.ask_to_pass):
+            options.append(["pass", E.text_of(ctx, phase.pass_label), ["pass"]])
+        if not options:
+            return  # nothing to do (or only to pass, unless ask_to_pass): the phase ends
+        heading = phase.label
+        prompt = heading(ctx) if callable(heading) else E.text_of(ctx, heading)
+        E.ask(ctx, seat, prompt or "Your action", options, "action")
+        _stay(ctx)
+        if phase.plan is not None and st["pending"] is not None:
+            plan.remember_start(ctx, index)
+
+    return menu
+
+
+# ---------------------------------------------------------------------------- choices
+def option_label(ctx: Ctx, seat: int, value: Any) -> str:
+    """The readable label of an option whose label was left for later (playouts never
+    look at labels, so the engine does not build them until a Decision is shown)."""
+    if isinstance(value, list) and value and value[0] == "act":
+        act = ctx.prog.actions[value[1]]
+        saved = ctx.loc
+        # an interpolated label reads the action's names: you, and its for-variable
+        ctx.loc = {"you": E.player(seat), "this": None, act.for_var or "it": value[2]}
+        viewer, ctx.viewer = ctx.viewer, seat  # the decider reads the label of its cards
+        try:
+            label = E.text_of(ctx, act.label)
+        finally:
+            ctx.loc = saved
+            ctx.viewer = viewer
+        if act.for_var is not None and callable(act.label):
+            return label  # the label says what the option is ("Buy {c} for {c.cost}")
+        return f"{label}: {_value_label(ctx, value[2], seat)}"
+    return _value_label(ctx, value, seat)
+
+
+def _value_id(ctx: Ctx, value: Any, seat: int | None) -> str:
+    if type(value) is str and value[:2] in ("s:", "d:"):
+        return value[2:]
+    if E.is_comp(value) and seat is not None and not E.visible_to(ctx, value, seat):
+        comp = ctx.st["comps"][value]
+        pile = ctx.st["zones"].get(comp["z"], [])
+        return f"{comp['z']}[{pile.index(value)}]"
+    if isinstance(value, str):
+        return value[2:] if value.startswith(("s:", "d:")) else value
+    if isinstance(value, dict):
+        return str(value.get("", ""))
+    return str(value)
+
+
+def _value_label(ctx: Ctx, value: Any, seat: int | None) -> str:
+    if E.is_comp(value) and seat is not None and not E.visible_to(ctx, value, seat):
+        comp = ctx.st["comps"][value]
+        pile = ctx.st["zones"].get(comp["z"], [])
+        where = f"hidden card {pile.index(value) + 1} in {E.text_of(ctx, comp['z'])}"
+        public = E.public_props(ctx, value)
+        if public:
+            where += " (" + ", ".join(f"{k} {v}" for k, v in public.items()) + ")"
+        return where
+    text = E.text_of(ctx, value)
+    if E.is_comp(value):
+        z = ctx.st["comps"][value]["z"]
+        return f"{text} ({E.text_of(ctx, z)})"
+    return text
+
+
+def _decider(ctx: Ctx, who: ExprFn | None) -> int:
+    if who is None:
+        you = ctx.loc.get("you")
+        return E.seat_of(you) if you is not None else ctx.st["active"]
+    return E.seat_of(who(ctx))
+
+
+def _policy_pick(ctx: Ctx, policy: str, options: list[list[Any]], apply: Any) -> Any:
+    """A rule-made choice: the ruleset's declared policy picks an option's value."""
+    spec = ctx.prog.policies[policy]
+    if spec.pick == "first":
+        return options[0][2]
+    if spec.pick == "last":
+        return options[-1][2]
+    if spec.pick == "random":
+        return options[E.random_below(ctx, len(options))][2]
+    # worst / best for the players: look ahead one step with the ruleset's evaluation.
+    best_value = None
+    best_score = None
+    for opt in options:
+        trial = E.copy_ctx(ctx)
+        trial.by_def = ctx.by_def
+        frame = trial.st["stack"][-1]
+        frame[2]["_answer"] = opt[2]
+        frame[1] -= 1  # run the choosing instruction again, now with its answer
+        try:
+            E.run(trial)
+        except RuleError:
+            continue
+        score = _players_score(trial)
+        better = best_score is None or (
+            score < best_score if spec.pick == "worst" else score > best_score
+        )
+        if better:
+            best_score, best_value = score, opt[2]
+    return best_value if best_value is not None else options[0][2]
+
+
+def _players_score(ctx: Ctx) -> float:
+    result = ctx.st["result"]
+    n = ctx.st["players"]
+    if result is not None:
+        return 1e9 if result["winners"] else -1e9
+    ev = ctx.prog.evaluation
+    if ev is None:
+        return 0.0
+    total = 0.0
+    saved = ctx.loc
+    for seat in range(n):
+        ctx.loc = {"you": E.player(seat), "this": None}
+        total += float(ev(ctx))
+    ctx.loc = saved
+    return total
+
+
+def _choose(
+    coll: ExprFn,
+    count: ExprFn | None,
+    up_to: bool,
+    who: ExprFn | None,
+    policy: str | None,
+    prompt: dict[str, str],
+    var: str,
+    sel: str,
+    skip: list[int],
+) -> Instr:
+    def choose(ctx: Ctx) -> None:
+        loc = ctx.loc
+        multi = count is not None
+        got, ans = E.take_answer(ctx)
+        if got:
+            if not multi:
+                loc[var] = ans
+                return
+            if ans == "__done__":
+                loc[var] = loc.pop(sel + "c", [])
+                loc.pop(sel + "n", None)
+                return
+            loc.setdefault(sel + "c", []).append(ans)
+        seat = _decider(ctx, who)
+        if multi and sel + "n" not in loc:
+            assert count is not None
+            loc[sel + "n"] = int(count(ctx))
+            loc[sel + "c"] = []
+        picked = loc.get(sel + "c", []) if multi else []
+        candidates = [v for v in E.as_list(ctx, coll(ctx)) if v not in picked]
+        if multi:
+            need = loc[sel + "n"] - len(picked)
+            if need <= 0 or not candidates:
+                loc[var] = loc.pop(sel + "c", [])
+                loc.pop(sel + "n", None)
+                if not loc[var] and not up_to:
+                    ctx.frame[1] = skip[0]
+                return
+        elif not candidates:
+            ctx.frame[1] = skip[0]  # nothing to choose: the effect does nothing
+            return
+        options = [[_value_id(ctx, v, seat), None, v] for v in candidates]
+        _dedupe_ids(options)
+        if multi and up_to:
+            options.append(["done", "Done", "__done__"])
+        if policy is not None:
+            value = _policy_pick(ctx, policy, options, None)
+            if multi:
+                if value == "__done__":
+                    loc[var] = loc.pop(sel + "c", [])
+                    return
+                loc[sel + "c"].append(value)
+                _stay(ctx)
+            else:
+                loc[var] = value
+            return
+        if not multi and len(options) == 1:
+            loc[var] = options[0][2]  # a forced choice is no choice
+            return
+        E.ask(ctx, seat, E.text_of(ctx, prompt), options, "choose")
+        _stay(ctx)
+
+    return choose
+
+
+def _dedupe_ids(options: list[list[Any]]) -> None:
+    seen: dict[str, int] = {}
+    for opt in options:
+        base = opt[0]
+        if base in seen:
+            seen[base] += 1
+            opt[0] = f"{base}~{seen[base]}"
+        else:
+            seen[base] = 0
+
+
+def _options(
+    labels: list[dict[str, str]],
+    conds: list[ExprFn | None],
+    who: ExprFn | None,
+    policy: str | None,
+    prompt: dict[str, str],
+    starts: list[int],
+    end: list[int],
+) -> Instr:
+    def options(ctx: Ctx) -> None:
+        got, ans = E.take_answer(ctx)
+        if got:
+            ctx.frame[1] = starts[int(ans)]
+            if ctx.log is not None:
+                ctx.say(f"Chosen: {E.text_of(ctx, labels[int(ans)])}")
+            return
+        opts = []
+        for i, (label, cond) in enumerate(zip(labels, conds, strict=True)):
+            if cond is None or cond(ctx):
+                opts.append([f"opt{i + 1}", E.text_of(ctx, label), i])
+        if not opts:
+            ctx.frame[1] = end[0]
+            return
+        if policy is not None or len(opts) == 1:
+            # a rule-made choice, or a forced one: no decision for anybody
+            ctx.loc["_answer"] = _policy_pick(ctx, policy, opts, None) if policy else opts[0][2]
+            _stay(ctx)
+            return
+        E.ask(ctx, _decider(ctx, who), E.text_of(ctx, prompt), opts, "choose")
+        _stay(ctx)
+
+    return options
+
+
+def _optional(skip: list[int], question: Any = None) -> Instr:
+    """An optional trigger's yes/no: ``prompt "..."`` (interpolated) or "Use CARD?"."""
+
+    def optional(ctx: Ctx) -> None:
+        got, ans = E.take_answer(ctx)
+        if got:
+            if not ans:
+                ctx.frame[1] = skip[0]
+            return
+        label = ctx.loc.get("_optional", "this ability")
+        E.ask(
+            ctx,
+            _decider(ctx, None),
+            E.text_of(ctx, question) if question is not None else f"Use {label}?",
+            [["yes", "Yes", True], ["no", "No", False]],
+            "yesno",
+        )
+        _stay(ctx)
+
+    return optional
+
+
+# ---------------------------------------------------------------------------- effects
+def _targets(ctx: Ctx, value: Any) -> list[Any]:
+    return E.as_list(ctx, value) if not E.is_comp(value) else [value]
+
+
+def _resource(
+    unit: str,
+    amount: ExprFn,
+    owner: ExprFn | None,
+    sign: int,
+    event: str,
+    verb: str,
+    shared: bool,
+    two_step: bool,
+    step: str,
+) -> Instr:
+    def resource(ctx: Ctx) -> None:
+        st = ctx.st
+        if step == "begin":
+            who: Any = None if shared else (owner(ctx) if owner is not None else ctx.loc.get("you"))
+            n = _amount(amount(ctx), verb)
+            if two_step:
+                st["events"].append({"n": event, "who": who, "amount": n})
+                E.emit(ctx, event, [who, unit, n], "before")
+                return
+        else:
+            record = st["events"].pop()
+            who, n = record["who"], max(0, int(record["amount"]))
+        targets = [who] if who is None or not isinstance(who, list) else who
+        for target in targets:
+            before = E.res_get(ctx, target, unit)
+            after = E.res_set(ctx, target, unit, before + sign * n)
+            if after != before and ctx.log is not None:
+                who_text = E.text_of(ctx, target) if target is not None else "The game"
+                changed = abs(after - before)
+                ctx.say(f"{who_text} {verb}s {changed} {E.unit_text(ctx, unit, changed)}")
+            E.emit(ctx, event, [target, unit, abs(after - before)])
+
+    return resource
+
+
+def _draw(count: ExprFn, src: ExprFn, dst: ExprFn, reshuffle: ExprFn | None) -> Instr:
+    def draw(ctx: Ctx) -> None:
+        st = ctx.st
+        happened: list[tuple[str, list[Any]]] = []
+        n = _amount(count(ctx), "draw")
+        source = src(ctx)
+        dest = dst(ctx)
+        seat = E.zone_owner(dest) if isinstance(dest, str) else None
+        for _ in range(n):
+            pile = st["zones"].get(source, [])
+            if not pile and reshuffle is not None:
+                refill = reshuffle(ctx)
+                if st["zones"].get(refill):
+                    for cid in list(st["zones"][refill]):
+                        E.move_comp(ctx, cid, source)
+                    E.shuffle_zone(ctx, source)
+                    if ctx.log is not None:
+                        ctx.say(
+                            f"{E.text_of(ctx, refill)} is shuffled into {E.text_of(ctx, source)}"
+                        )
+                    happened.append(("reshuffled", [source]))
+                    pile = st["zones"].get(source, [])
+            if not pile:
+                happened.append(("exhausted", [source]))
+                break
+            spec = ctx.prog.zones.get(E.zone_name(source)) if isinstance(source, str) else None
+            if spec is not None and spec.order == "bag":
+                cid = pile[E.random_below(ctx, len(pile))]  # drawn blind from a bag
+            else:
+                cid = pile[-1]
+            E.move_comp(ctx, cid, dest)
+            who = f"Player {seat + 1}" if seat is not None else "The game"
+            if seat is not None:
+                if ctx.log is not None:
+                    ctx.say(f"{who} draws {E.text_of(ctx, cid)}", seat)
+                if ctx.log is not None:
+                    ctx.say(f"{who} draws a card")
+            else:
+                if ctx.log is not None:
+                    ctx.say(f"{who} draws {E.text_of(ctx, cid)}")
+            happened.append(("drew", [E.player(seat) if seat is not None else None, cid]))
+        for name, args in reversed(happened):
+            E.emit(ctx, name, args)
+
+    return draw
+
+
+def _move(
+    what: ExprFn, dst: ExprFn, position: str | None, event: str, facedown: bool = False
+) -> Instr:
+    def move(ctx: Ctx) -> None:
+        dest = dst(ctx)
+        if isinstance(dest, str) and dest.startswith("@"):
+            raise RuleError("move ... to a zone or a space, not to a player")
+        if dest is None:
+            return
+        happened: list[list[Any]] = []
+        for cid in list(_targets(ctx, what(ctx))):
+            if not E.is_comp(cid):
+                continue
+            src = ctx.st["comps"][cid]["z"]
+            E.move_comp(ctx, cid, dest, position)
+            if facedown:
+                ctx.st["comps"][cid]["down"] = True
+            if ctx.log is not None:
+                E.say_about(ctx, cid, "{card} -> " + E.text_of(ctx, dest).replace("{", "("))
+            happened.append([cid, src, dest] if event == "moved" else [cid])
+        # Triggers run in the order the cards moved (frames pushed last run first).
+        for args in reversed(happened):
+            E.emit(ctx, event, args)
+
+    return move
+
+
+def _shuffle(what: ExprFn) -> Instr:
+    def shuffle(ctx: Ctx) -> None:
+        key = what(ctx)
+        if isinstance(key, str):
+            E.shuffle_zone(ctx, key)
+            if ctx.log is not None:
+                ctx.say(f"{E.text_of(ctx, key)} is shuffled")
+
+    return shuffle
+
+
+def _reveal(what: ExprFn) -> Instr:
+    def reveal(ctx: Ctx) -> None:
+        for cid in _targets(ctx, what(ctx)):
+            if E.is_comp(cid):
+                comp = ctx.st["comps"][cid]
+                comp["up"] = True
+                comp.pop("down", None)
+                if ctx.log is not None:
+                    ctx.say(f"Revealed: {E.text_of(ctx, cid)}")
+
+    return reveal
+
+
+def _reveal_to(what: ExprFn, who: ExprFn) -> Instr:
+    """``reveal X to P`` / ``look at X``: only those players see which card it is, until it
+    moves or its zone is shuffled; everybody else reads "a card"."""
+
+    def reveal_to(ctx: Ctx) -> None:
+        seats = sorted({E.seat_of(p) for p in E.as_list(ctx, who(ctx)) if p is not None})
+        for cid in _targets(ctx, what(ctx)):
+            if not E.is_comp(cid):
+                continue
+            comp = ctx.st["comps"][cid]
+            comp["seen"] = sorted(set(comp.get("seen", ())) | set(seats))
+            if ctx.log is not None and seats:
+                _say_look(ctx, cid, seats)
+
+    return reveal_to
+
+
+def _say_look(ctx: Ctx, cid: str, seats: list[int]) -> None:
+    """The seers read the card's name; everybody else reads "a card"."""
+    names = " and ".join(E.text_of(ctx, E.player(s)) for s in seats)
+    verb = "looks" if len(seats) == 1 else "look"
+    named = f"{names} {verb} at {E.text_of(ctx, cid)}"
+    public = f"{names} {verb} at a card"
+    if len(seats) == 1:
+        ctx.say(named, seats[0])  # the seer's line, then its public twin
+        ctx.say(public)
+        return
+    for seat in range(ctx.st["players"]):
+        ctx.say(named if seat in seats else public, seat)
+
+
+def _roll(pool: ExprFn, var: str) -> Instr:
+    def roll(ctx: Ctx) -> None:
+        from rulecraft.runtime.chance import roll_pool
+
+        result = roll_pool(ctx, pool(ctx))
+        ctx.loc[var] = result
+        E.emit(ctx, "rolled", [result])
+
+    return roll
+
+
+def _reroll(var: str, cond: ExprFn | None) -> Instr:
+    def reroll(ctx: Ctx) -> None:
+        from rulecraft.runtime.chance import die_records, reroll_dice
+
+        result = ctx.loc.get(var)
+        if not isinstance(result, dict) or "faces" not in result:
+            raise RuleError(f"{var!r} is not a roll")
+        picked = []
+        loc = ctx.loc
+        saved = loc.get("it")
+        try:
+            for record in die_records(ctx, result):
+                loc["it"] = record
+                if cond is None or cond(ctx):
+                    picked.append(record["i"])
+        finally:
+            if saved is None:
+                loc.pop("it", None)
+            else:
+                loc["it"] = saved
+        ctx.loc[var] = reroll_dice(ctx, result, picked)
+
+    return reroll
+
+
+def _test(skill: str, target: ExprFn, extra: ExprFn | None, var: str | None = None) -> Instr:
+    def test(ctx: Ctx) -> None:
+        from rulecraft.runtime.chance import test_pool, test_roll
+
+        got, _ = E.take_answer(ctx)
+        pool = test_pool(ctx, skill, extra)
+        need = int(target(ctx))
+        if got:
+            passed, result = test_roll(ctx, pool, need)
+            ctx.loc["passed"] = passed
+            ctx.loc["roll"] = result
+            if var is not None:  # ``as NAME``: the branches read the dice
+                ctx.loc[var] = result
+            E.emit(ctx, "tested", [skill, need, passed])
+            return
+        seat = _decider(ctx, None)
+        dice = " + ".join(f"{n} {d}" for d, n in sorted(pool.items()) if not d.startswith("+"))
+        ctx.st["mem"]["test"] = {"skill": skill, "target": need, "pool": pool}
+        E.ask(
+            ctx,
+            seat,
+            f"Test {skill} ({need}): roll {dice}",
+            [["roll", "Roll the dice", True]],
+            "roll",
+        )
+        _stay(ctx)
+
+    return test
+
+
+def _expire(ctx: Ctx, scope: str) -> None:
+    """Clear the flags set ``until`` this moment (``turn_end``, ``round_end``, ``phase_end``)."""
+    timed = ctx.st["mem"].get("timed")
+    if not timed:
+        return
+    keep = []
+    for entry in timed:
+        if entry[0] == scope:
+            _apply_flag(ctx, entry[2], entry[1], False)
+        else:
+            keep.append(entry)
+    ctx.st["mem"]["timed"] = keep
+
+
+def _apply_flag(ctx: Ctx, name: str, target: Any, on: bool) -> None:
+    st = ctx.st
+    for t in [target] if not isinstance(target, list) else target:
+        if t is None:
+            flags = st["gflags"]
+        elif isinstance(t, str) and t.startswith("@"):
+            flags = st["pflags"][E.seat_of(t)]
+        elif E.is_comp(t):
+            flags = st["comps"][t]["f"]
+        else:
+            raise RuleError(f"cannot set a flag on {t!r}")
+        if on and name not in flags:
+            flags.append(name)
+            flags.sort()
+        elif not on and name in flags:
+            flags.remove(name)
+
+
+def _flag(name: str, subject: ExprFn | None, on: bool, until: str | None = None) -> Instr:
+    def flag(ctx: Ctx) -> None:
+        target = subject(ctx) if subject is not None else None
+        _apply_flag(ctx, name, target, on)
+        if on and until is not None:
+            ctx.st["mem"].setdefault("timed", []).append([until, target, name])
+
+    return flag
+
+
+def _set_game_field(field: str, value: ExprFn) -> Instr:
+    """``set game.trump to ash``: a value of the game's own (never logged)."""
+
+    def set_game_field(ctx: Ctx) -> None:
+        ctx.st["gvars"][field] = value(ctx)
+
+    return set_game_field
+
+
+def _set_field(obj: ExprFn, field: str, value: ExprFn) -> Instr:
+    def set_field(ctx: Ctx) -> None:
+        o = obj(ctx)
+        v = value(ctx)
+        if isinstance(o, str) and o.startswith("@"):
+            if isinstance(v, int) and not isinstance(v, bool):
+                E.res_set(ctx, o, field, v)
+            else:
+                ctx.st["res"][E.seat_of(o)][field] = v  # any other value a player carries
+            return
+        if E.is_comp(o):
+            comp = ctx.st["comps"][o]
+            if field == "facedown":
+                comp["down"] = bool(v)
+                comp.pop("seen", None)
+                return
+            if field == "exhausted":
+                comp["x"] = bool(v)
+                return
+            kind = ctx.prog.kinds.get(ctx.prog.defs[comp["d"]].kind)
+            if (kind is not None and field in kind.counters) or field in comp["c"]:
+                E.res_set(ctx, o, field, int(v))
+            elif field == "owner":
+                comp["o"] = None if v is None else E.seat_of(v)
+            else:
+                comp["p"][field] = v
+            return
+        raise RuleError(f"cannot set {field!r} of {o!r}")
+
+    return set_field
+
+
+def _set_resource(name: str, per_player: bool, value: ExprFn) -> Instr:
+    def set_resource(ctx: Ctx) -> None:
+        owner = ctx.loc.get("you") if per_player else None
+        E.res_set(ctx, owner, name, int(value(ctx)))
+
+    return set_resource
+
+
+def _emit(name: str, args: list[ExprFn]) -> Instr:
+    def emit(ctx: Ctx) -> None:
+        E.emit(ctx, name, [a(ctx) for a in args])
+
+    return emit
+
+
+def _emit_before(name: str, args: list[ExprFn]) -> Instr:
+    """First step of an event with before-triggers: run them (they may ``prevent`` it)."""
+
+    def emit_before(ctx: Ctx) -> None:
+        values = [a(ctx) for a in args]
+        ctx.st["events"].append({"n": name, "amount": 1, "args": values})
+        E.emit(ctx, name, values, "before")
+
+    return emit_before
+
+
+def _emit_after_before(name: str) -> Instr:
+    """Second step: unless a before-trigger prevented it, the event happens."""
+
+    def emit_after_before(ctx: Ctx) -> None:
+        record = ctx.st["events"].pop()
+        if int(record["amount"]) > 0:
+            E.emit(ctx, name, record["args"])
+        elif ctx.log is not None:
+            ctx.say(f"{name} is prevented")
+
+    return emit_after_before
+
+
+def _prevent(amount: ExprFn | None) -> Instr:
+    def prevent(ctx: Ctx) -> None:
+        events = ctx.st["events"]
+        if not events:
+            raise RuleError("'prevent' only works in a 'before' trigger")
+        record = events[-1]
+        if amount is None:
+            record["amount"] = 0
+        else:
+            record["amount"] = max(0, int(record["amount"]) - _amount(amount(ctx), "prevent"))
+
+    return prevent
+
+
+def _flip(what: ExprFn, side: str | None) -> Instr:
+    def flip(ctx: Ctx) -> None:
+        for cid in _targets(ctx, what(ctx)):
+            if not E.is_comp(cid):
+                continue
+            comp = ctx.st["comps"][cid]
+            kind = ctx.prog.kinds.get(ctx.prog.defs[comp["d"]].kind)
+            sides = kind.sides if kind is not None else ()
+            new_side = comp.get("s")
+            if side is not None:
+                new_side = side
+            elif len(sides) >= 2:
+                new_side = sides[1] if comp.get("s") == sides[0] else sides[0]
+            # Named as it was: "Sleeper turns to awake"; a card already on that side does
+            # not turn, so the log says nothing ("Knife (broken) turns to broken" was wrong).
+            if ctx.log is not None and new_side != comp.get("s"):
+                E.say_about(ctx, cid, "{card} turns to " + str(new_side))
+            comp["s"] = new_side
+            E.emit(ctx, "flipped", [cid])
+
+    return flip
+
+
+def _exhaust(what: ExprFn, on: bool) -> Instr:
+    def exhaust(ctx: Ctx) -> None:
+        for cid in _targets(ctx, what(ctx)):
+            if E.is_comp(cid):
+                ctx.st["comps"][cid]["x"] = on
+
+    return exhaust
+
+
+def _say(what: ExprFn) -> Instr:
+    def say(ctx: Ctx) -> None:
+        ctx.say(E.text_of(ctx, what(ctx)))
+
+    return say
+
+
+def _game_over(verb: str, who: ExprFn | None) -> Instr:
+    def game_over(ctx: Ctx) -> None:
+        n = ctx.st["players"]
+        if verb == "tie":
+            E.finish(ctx, [], True, "The game ends in a tie.")
+            return
+        target = who(ctx) if who is not None else ctx.loc.get("you")
+        if target == "all" or (isinstance(target, list) and len(target) == n):
+            seats = list(range(n))
+        else:
+            seats = [E.seat_of(t) for t in _targets(ctx, target)]
+        if verb == "win":
+            names = ", ".join(f"Player {s + 1}" for s in seats)
+            E.finish(ctx, seats, False, f"{names} win{'s' if len(seats) == 1 else ''}.")
+        else:
+            winners = [s for s in range(n) if s not in seats]
+            E.finish(
+                ctx,
+                winners,
+                False,
+                "The game is lost." if not winners else f"Player {seats[0] + 1} loses.",
+            )
+
+    return game_over

@@ -1,0 +1,353 @@
+"""The map: one model for square grids, hex grids and graphs of areas.
+
+A :class:`~rulecraft.runtime.program.MapSpec` gives every space an id, coordinates,
+a terrain and its neighbours.  Square grids name spaces like a chess board (``a1`` is
+column 0, row 0); hex grids use axial coordinates ``q,r``; graphs name areas freely.
+Movement costs come from terrain; line of sight is blocked by terrain listed in
+``blocks_sight``.
+
+>>> from rulecraft.runtime.map import build_map
+>>> m = build_map({"kind": "square", "width": 3, "height": 3})
+>>> m.spaces[:4], m.adjacency["b2"]
+(('a1', 'b1', 'c1', 'a2'), ('b1', 'a2', 'c2', 'b3'))
+"""
+
+from __future__ import annotations
+
+import heapq
+from collections import deque
+from typing import TYPE_CHECKING, Any
+
+from rulecraft.runtime.program import MapSpec
+
+if TYPE_CHECKING:
+    from rulecraft.runtime.engine import Ctx
+
+_LETTERS = "abcdefghijklmnopqrstuvwxyz"
+SQUARE_DIRECTIONS = {"north": (0, -1), "south": (0, 1), "east": (1, 0), "west": (-1, 0)}
+HEX_DIRECTIONS = [(1, 0), (1, -1), (0, -1), (-1, 0), (-1, 1), (0, 1)]
+
+
+def square_id(x: int, y: int) -> str:
+    return f"{_LETTERS[x]}{y + 1}" if x < len(_LETTERS) else f"{x},{y}"
+
+
+def build_map(spec: dict[str, Any]) -> MapSpec:
+    """Build the map model from the manifest's ``map`` section."""
+    kind = spec["kind"]
+    terrain: dict[str, str] = {}
+    coords: dict[str, tuple[int, int]] = {}
+    adjacency: dict[str, tuple[str, ...]] = {}
+    spaces: list[str] = []
+    width = int(spec.get("width", 0))
+    height = int(spec.get("height", 0))
+    default_terrain = spec.get("default_terrain")
+    if kind == "square":
+        diagonal = bool(spec.get("diagonal", False))
+        for y in range(height):
+            for x in range(width):
+                sid = square_id(x, y)
+                spaces.append(sid)
+                coords[sid] = (x, y)
+        steps = [(0, -1), (-1, 0), (1, 0), (0, 1)]
+        if diagonal:
+            steps += [(-1, -1), (1, -1), (-1, 1), (1, 1)]
+        for sid, (x, y) in coords.items():
+            adjacency[sid] = tuple(
+                square_id(x + dx, y + dy)
+                for dx, dy in steps
+                if 0 <= x + dx < width and 0 <= y + dy < height
+            )
+    elif kind == "hex":
+        listed = spec.get("spaces")
+        if listed:
+            for item in listed:
+                q, r = int(item["q"]), int(item["r"])
+                sid = str(item.get("id", f"{q},{r}"))
+                spaces.append(sid)
+                coords[sid] = (q, r)
+        else:
+            for r in range(height):
+                for q in range(width):
+                    sid = f"{q},{r}"
+                    spaces.append(sid)
+                    coords[sid] = (q, r)
+        by_coord = {v: k for k, v in coords.items()}
+        for sid, (q, r) in coords.items():
+            adjacency[sid] = tuple(
+                by_coord[(q + dq, r + dr)]
+                for dq, dr in HEX_DIRECTIONS
+                if (q + dq, r + dr) in by_coord
+            )
+    else:  # graph
+        for i, item in enumerate(spec.get("spaces", [])):
+            sid = str(item["id"])
+            spaces.append(sid)
+            coords[sid] = (int(item.get("x", i)), int(item.get("y", 0)))
+        links: dict[str, set[str]] = {s: set() for s in spaces}
+        for item in spec.get("spaces", []):
+            for other in item.get("adjacent", []):
+                links[str(item["id"])].add(str(other))
+                links.setdefault(str(other), set()).add(str(item["id"]))
+        adjacency = {s: tuple(sorted(links.get(s, ()))) for s in spaces}
+    for item in spec.get("spaces", []) or []:
+        if isinstance(item, dict) and "terrain" in item:
+            sid = str(item.get("id", f"{item.get('q')},{item.get('r')}"))
+            terrain[sid] = str(item["terrain"])
+    for sid, t in (spec.get("terrain") or {}).items():
+        terrain[str(sid)] = str(t)
+    if default_terrain:
+        for sid in spaces:
+            terrain.setdefault(sid, str(default_terrain))
+    costs = {str(k): int(v) for k, v in (spec.get("costs") or {}).items()}
+    return MapSpec(
+        kind=kind,
+        width=width,
+        height=height,
+        spaces=tuple(spaces),
+        coords=coords,
+        terrain=terrain,
+        adjacency=adjacency,
+        costs=costs,
+        blocks_sight=frozenset(spec.get("blocks_sight", [])),
+        by_coord={xy: sid for sid, xy in coords.items()},
+        zone_keys=tuple(("s:" + sid, coords[sid]) for sid in spaces),
+    )
+
+
+def _map(ctx: Ctx) -> MapSpec:
+    mp = ctx.prog.map
+    if mp is None:
+        from rulecraft.runtime.engine import RuleError
+
+        raise RuleError("this ruleset has no map")
+    return mp
+
+
+def _sid(value: Any) -> str:
+    if isinstance(value, str) and value.startswith("s:"):
+        return value[2:]
+    return str(value)
+
+
+def space_of(ctx: Ctx, value: Any) -> str | None:
+    """The space id of a space value, or of the space a component stands on."""
+    if isinstance(value, str) and value.startswith("s:"):
+        return value[2:]
+    if isinstance(value, str) and "#" in value:
+        z = ctx.st["comps"][value]["z"]
+        return z[2:] if z.startswith("s:") else None
+    return None
+
+
+def adjacent(ctx: Ctx, a: list[Any]) -> bool:
+    mp = _map(ctx)
+    x, y = space_of(ctx, a[0]), space_of(ctx, a[1])
+    return x is not None and y is not None and y in mp.adjacency.get(x, ())
+
+
+def hex_distance(a: tuple[int, int], b: tuple[int, int]) -> int:
+    dq, dr = a[0] - b[0], a[1] - b[1]
+    return (abs(dq) + abs(dr) + abs(dq + dr)) // 2
+
+
+def distance(ctx: Ctx, a: list[Any]) -> int:
+    """Steps between two spaces (hex distance on hex grids, BFS steps otherwise)."""
+    mp = _map(ctx)
+    x, y = space_of(ctx, a[0]), space_of(ctx, a[1])
+    if x is None or y is None:
+        return -1
+    if mp.kind == "hex":
+        return hex_distance(mp.coords[x], mp.coords[y])
+    seen = {x: 0}
+    todo = deque([x])
+    while todo:
+        cur = todo.popleft()
+        if cur == y:
+            return seen[cur]
+        for nxt in mp.adjacency.get(cur, ()):
+            if nxt not in seen:
+                seen[nxt] = seen[cur] + 1
+                todo.append(nxt)
+    return -1
+
+
+def space_at(ctx: Ctx, a: list[Any]) -> str | None:
+    sid = _map(ctx).by_coord.get((int(a[0]), int(a[1])))
+    return None if sid is None else "s:" + sid
+
+
+def in_a_row(ctx: Ctx, a: list[Any]) -> bool:
+    """Does player a[0] own pieces on ``a[1]`` spaces in a straight line (any direction)?"""
+    mp = _map(ctx)
+    seat = int(str(a[0])[1:])
+    n = int(a[1])
+    zones = ctx.st["zones"]
+    comps = ctx.st["comps"]
+    owned: set[tuple[int, int]] = set()
+    for key, xy in mp.zone_keys:
+        pile = zones.get(key)
+        if pile:
+            for cid in pile:
+                if comps[cid]["o"] == seat:
+                    owned.add(xy)
+                    break
+    if len(owned) < n:
+        return False
+    dirs = [(1, 0), (0, 1), (1, -1)] if mp.kind == "hex" else [(1, 0), (0, 1), (1, 1), (1, -1)]
+    for x, y in owned:
+        for dx, dy in dirs:
+            if (x - dx, y - dy) in owned:
+                continue  # not the start of this line
+            length = 1
+            while (x + dx * length, y + dy * length) in owned:
+                length += 1
+            if length >= n:
+                return True
+    return False
+
+
+def _enter_cost(mp: MapSpec, sid: str) -> int:
+    return mp.costs.get(mp.terrain.get(sid, ""), 1)
+
+
+def _cheapest(
+    mp: MapSpec, start: str, goal: str | None = None, budget: int | None = None
+) -> tuple[dict[str, int], dict[str, str]]:
+    """Dijkstra from ``start``: the cheapest cost of every space reached (entering a space
+    costs its terrain; a negative cost is impassable) and the step each came from.  Stops
+    at ``goal``; never spends more than ``budget``."""
+    best = {start: 0}
+    previous: dict[str, str] = {}
+    heap = [(0, start)]
+    while heap:
+        cost, cur = heapq.heappop(heap)
+        if cur == goal:
+            break
+        if cost > best.get(cur, 1 << 30):
+            continue
+        for nxt in mp.adjacency.get(cur, ()):
+            step_cost = _enter_cost(mp, nxt)
+            if step_cost < 0:
+                continue
+            nc = cost + step_cost
+            if (budget is None or nc <= budget) and nc < best.get(nxt, 1 << 30):
+                best[nxt] = nc
+                previous[nxt] = cur
+                heapq.heappush(heap, (nc, nxt))
+    return best, previous
+
+
+def path_cost(ctx: Ctx, a: list[Any]) -> int:
+    """The cheapest cost to move from a[0] to a[1] (entering a space costs its terrain)."""
+    mp = _map(ctx)
+    x, y = space_of(ctx, a[0]), space_of(ctx, a[1])
+    if x is None or y is None:
+        return -1
+    best, _ = _cheapest(mp, x, goal=y)
+    return best.get(y, -1)
+
+
+def path(ctx: Ctx, a: list[Any]) -> list[str]:
+    """The spaces of the cheapest route from a[0] to a[1], both ends included ([] if none)."""
+    mp = _map(ctx)
+    x, y = space_of(ctx, a[0]), space_of(ctx, a[1])
+    if x is None or y is None:
+        return []
+    best, previous = _cheapest(mp, x, goal=y)
+    if y not in best:
+        return []
+    route = [y]
+    while route[-1] != x:
+        route.append(previous[route[-1]])
+    return ["s:" + s for s in reversed(route)]
+
+
+def reach(ctx: Ctx, a: list[Any]) -> list[str]:
+    """Every space reachable from a[0] with a budget of a[1] movement points."""
+    mp = _map(ctx)
+    x = space_of(ctx, a[0])
+    if x is None:
+        return []
+    best, _ = _cheapest(mp, x, budget=int(a[1]))
+    return ["s:" + s for s in mp.spaces if s in best and s != x]
+
+
+def _line(mp: MapSpec, x: str, y: str) -> list[str]:
+    """The spaces a straight line from x to y passes through (ends excluded)."""
+    by_coord = mp.by_coord
+    (x0, y0), (x1, y1) = mp.coords[x], mp.coords[y]
+    out: list[str] = []
+    if mp.kind == "hex":
+        n = hex_distance((x0, y0), (x1, y1))
+        for i in range(1, n):
+            t = i / n
+            q = x0 + (x1 - x0) * t + 1e-6
+            r = y0 + (y1 - y0) * t + 1e-6
+            s = -q - r
+            rq, rr, rs = round(q), round(r), round(s)
+            dq, dr, ds = abs(rq - q), abs(rr - r), abs(rs - s)
+            if dq > dr and dq > ds:
+                rq = -rr - rs
+            elif dr > ds:
+                rr = -rq - rs
+            sid = by_coord.get((rq, rr))
+            if sid:
+                out.append(sid)
+        return out
+    n = max(abs(x1 - x0), abs(y1 - y0))
+    for i in range(1, n):
+        px = round(x0 + (x1 - x0) * i / n)
+        py = round(y0 + (y1 - y0) * i / n)
+        sid = by_coord.get((px, py))
+        if sid:
+            out.append(sid)
+    return out
+
+
+def line_of_sight(ctx: Ctx, a: list[Any]) -> bool:
+    """No space strictly between a[0] and a[1] has sight-blocking terrain or a piece that
+    blocks sight (a piece with the flag ``blocks_sight``)."""
+    mp = _map(ctx)
+    x, y = space_of(ctx, a[0]), space_of(ctx, a[1])
+    if x is None or y is None:
+        return False
+    zones = ctx.st["zones"]
+    comps = ctx.st["comps"]
+    for sid in _line(mp, x, y):
+        if mp.terrain.get(sid) in mp.blocks_sight:
+            return False
+        for cid in zones.get("s:" + sid, ()):
+            if "blocks_sight" in comps[cid]["f"]:
+                return False
+    return True
+
+
+def step(ctx: Ctx, a: list[Any]) -> str | None:
+    """The space one step from a[0] in direction a[1] (north/south/east/west, or a hex
+    direction 0-5), or none at the edge of the map."""
+    mp = _map(ctx)
+    x = space_of(ctx, a[0])
+    if x is None:
+        return None
+    cx, cy = mp.coords[x]
+    if mp.kind == "hex":
+        dq, dr = HEX_DIRECTIONS[int(a[1]) % 6]
+    else:
+        dq, dr = SQUARE_DIRECTIONS[str(a[1])]
+    sid = mp.by_coord.get((cx + dq, cy + dr))
+    return None if sid is None else "s:" + sid
+
+
+def direction(ctx: Ctx, a: list[Any]) -> str | None:
+    """The direction from a[0] to an orthogonally adjacent or aligned a[1] (square grids)."""
+    mp = _map(ctx)
+    x, y = space_of(ctx, a[0]), space_of(ctx, a[1])
+    if x is None or y is None:
+        return None
+    (x0, y0), (x1, y1) = mp.coords[x], mp.coords[y]
+    if x0 == x1 and y1 != y0:
+        return "south" if y1 > y0 else "north"
+    if y0 == y1 and x1 != x0:
+        return "east" if x1 > x0 else "west"
+    return None

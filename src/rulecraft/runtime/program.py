@@ -1,0 +1,314 @@
+"""The compiled form of a ruleset: what the engine runs.
+
+The compiler (:mod:`rulecraft.compile.compiler`) turns the AST and the manifest into a
+:class:`Program`.  Expressions become closures ``fn(ctx) -> value``; statement blocks become
+:class:`Routine` s, flat lists of instructions ``instr(ctx) -> None`` addressed by
+``(routine, pc)`` so that the engine's continuation (the stack of frames in the state) is
+plain data.  Nothing here refers to Lark.
+
+Runtime values are plain JSON data, told apart by their shape:
+
+======================  ==========================================
+``"@0"``                a player (seat 0)
+``"deck#3"``            a component instance (definition ``deck``, copy 3)
+``"z:hand@1"``          a zone (``hand`` of seat 1; ``z:pile`` when shared)
+``"s:b2"``              a map space (also the zone holding its pieces)
+``"d:goblin"``          a component definition
+``{"": "Hi", "de": ..}`` a text with translations
+``"front"``             any other bare word: a symbol (kinds, sides, flags, enum values)
+======================  ==========================================
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any
+
+from rulecraft.diagnostics import Span
+
+if TYPE_CHECKING:
+    from rulecraft.runtime.engine import Ctx
+
+Value = Any
+ExprFn = Callable[["Ctx"], Value]
+Instr = Callable[["Ctx"], None]
+
+
+@dataclass(frozen=True, slots=True)
+class Routine:
+    """A compiled block: instructions run in order; the frame's ``pc`` indexes ``code``."""
+
+    name: str
+    code: tuple[Instr, ...]
+    spans: tuple[Span, ...]
+    params: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True, slots=True)
+class ZoneSpec:
+    name: str
+    per_player: bool
+    visibility: str  # public | owner | hidden
+    order: str  # ordered | unordered | bag
+    capacity: int | None
+    label: dict[str, str]
+    size: int | None = None
+    #: Fields of a card in this zone that every seat sees even while the card is face
+    #: down or hidden (where it lies, not what it is: the sector a face-down card stands in).
+    public_fields: tuple[str, ...] = ()
+    #: Fields a card carries only while it is in this zone (a sector, a row): leaving the
+    #: zone clears them, so a card back in a hand keeps no trace of where it stood.
+    local_fields: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True, slots=True)
+class ResourceSpec:
+    name: str
+    per_player: bool
+    minimum: int | None
+    maximum: int | None
+    start: int
+    label: dict[str, str]
+    # how log lines name an amount of it, per language: "point|points" (one|more)
+    unit: dict[str, str] = field(default_factory=dict)
+
+
+@dataclass(frozen=True, slots=True)
+class FieldSpec:
+    """A value the game or each player carries that is not a resource (manifest ``fields:``):
+    a trump suit, a chosen card, a bid.  Never logged when set; shown in views only when
+    ``shown``."""
+
+    name: str
+    per_player: bool
+    type: str
+    default: Any
+    shown: bool
+
+
+@dataclass(frozen=True, slots=True)
+class KindSpec:
+    name: str
+    active_in: frozenset[str]
+    abilities_in: frozenset[str]
+    active_if: ExprFn | None
+    counters: tuple[str, ...]
+    sides: tuple[str, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class AbilitySpec:
+    """An activated ability of a component definition (index ``index`` on ``side``)."""
+
+    owner: str  # definition id
+    index: int
+    label: dict[str, str]
+    cost: tuple[tuple[str, ExprFn], ...]
+    limit: str | None
+    condition: ExprFn | None
+    routine: int
+    side: str | None
+
+
+@dataclass(frozen=True, slots=True)
+class ActionSpec:
+    """An action a turn's menu can offer (``action`` items of the language)."""
+
+    name: str
+    label: dict[str, str] | ExprFn  # a function when the label interpolates {...}
+    for_var: str | None
+    for_collection: ExprFn | None
+    cost: tuple[tuple[str, ExprFn], ...]
+    limit: str | None
+    condition: ExprFn | None
+    routine: int
+
+
+@dataclass(frozen=True, slots=True)
+class TriggerSpec:
+    """A triggered ability: on ``event`` at ``timing``, run ``routine`` if ``condition``."""
+
+    owner: str | None  # definition id, or None for a rule (always in force)
+    timing: str  # before | when | after | at
+    event: str
+    params: tuple[str, ...]
+    condition: ExprFn | None
+    optional: bool
+    routine: int
+    label: dict[str, str]
+    side: str | None
+
+
+@dataclass(frozen=True, slots=True)
+class ModifierSpec:
+    owner: str | None
+    prop: str
+    targets: ExprFn
+    amount: ExprFn
+    condition: ExprFn | None
+    side: str | None
+    # (min a) / (max b): the value is clamped right after this modifier applies
+    minimum: ExprFn | None = None
+    maximum: ExprFn | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class GrantSpec:
+    owner: str | None
+    flag: str
+    targets: ExprFn
+    condition: ExprFn | None
+    side: str | None
+
+
+@dataclass(frozen=True, slots=True)
+class ComponentDef:
+    """A component definition: its static attributes (already evaluated when constant)."""
+
+    id: str
+    kind: str
+    name: dict[str, str]
+    attributes: dict[str, Value]
+    dynamic: dict[str, ExprFn]
+    effects: dict[str, int]  # attribute name -> routine (effect-valued attributes)
+    side_attributes: dict[str, dict[str, Value]]
+    copies: int
+    text: dict[str, str]
+    span: Span
+
+
+@dataclass(frozen=True, slots=True)
+class Placement:
+    """``copies`` instances of a definition start in ``zone`` (one set per seat if
+    ``per_player``); their ids are ``<definition>#<n>``."""
+
+    def_id: str
+    copies: int
+    zone: str
+    per_player: bool
+
+
+@dataclass(frozen=True, slots=True)
+class EntryDef:
+    number: int
+    title: dict[str, str]
+    text: dict[str, str]
+    routine: int
+    span: Span
+
+
+@dataclass(frozen=True, slots=True)
+class PlanSpec:
+    """A phase played as a plan: the player may reset it to its start (a snapshot kept in
+    the state) and ends it by executing it, offered only while ``execute_if`` holds."""
+
+    execute_if: ExprFn | None
+    execute_label: dict[str, str]
+    reset_label: dict[str, str]
+    max_resets: int | None = None  # the most resets of one plan (None: no limit)
+
+
+@dataclass(frozen=True, slots=True)
+class PhaseSpec:
+    name: str
+    label: dict[str, str] | ExprFn  # a function when the label interpolates {...}
+    body: int | None  # routine run at the start of the phase
+    actions: tuple[str, ...]  # action names, plus "abilities"
+    max_actions: int | None
+    distinct: bool
+    mandatory: bool
+    pass_label: dict[str, str]
+    plan: PlanSpec | None = None
+    # ask even when passing is the only choice (false: such a phase just ends)
+    ask_to_pass: bool = True
+
+
+@dataclass(frozen=True, slots=True)
+class EndSpec:
+    """A game-end condition checked at every decision point."""
+
+    condition: ExprFn
+    outcome: str  # winner | loser | draw | all_win | all_lose
+    who: ExprFn | None
+    reason: dict[str, str]
+    per_seat: bool
+
+
+@dataclass(frozen=True, slots=True)
+class PolicySpec:
+    name: str
+    pick: str  # first | last | random | min | max | worst | best
+    score: ExprFn | None
+
+
+@dataclass(frozen=True, slots=True)
+class MapSpec:
+    kind: str  # square | hex | graph
+    width: int
+    height: int
+    spaces: tuple[str, ...]
+    coords: dict[str, tuple[int, int]]
+    terrain: dict[str, str]
+    adjacency: dict[str, tuple[str, ...]]
+    costs: dict[str, int]
+    blocks_sight: frozenset[str]
+    by_coord: dict[tuple[int, int], str] = field(default_factory=dict)
+    zone_keys: tuple[tuple[str, tuple[int, int]], ...] = ()
+
+
+@dataclass(frozen=True)
+class Program:
+    """Everything the engine needs to run one ruleset."""
+
+    name: str
+    title: dict[str, str]
+    version: str
+    languages: tuple[str, ...]
+    min_players: int
+    max_players: int
+    default_players: int
+    routines: list[Routine]
+    zones: dict[str, ZoneSpec]
+    resources: dict[str, ResourceSpec]
+    kinds: dict[str, KindSpec]
+    defs: dict[str, ComponentDef]
+    placements: tuple[Placement, ...]
+    entries: dict[int, EntryDef]
+    actions: dict[str, ActionSpec]
+    abilities: dict[str, tuple[AbilitySpec, ...]]
+    triggers: dict[str, tuple[TriggerSpec, ...]]
+    modifiers: dict[str, tuple[ModifierSpec, ...]]
+    grants: dict[str, tuple[GrantSpec, ...]]
+    phases: tuple[PhaseSpec, ...]
+    main: int
+    end_conditions: tuple[EndSpec, ...]
+    policies: dict[str, PolicySpec]
+    evaluation: ExprFn | None
+    map: MapSpec | None
+    dice: Any
+    test_pool: ExprFn | None
+    test_success: str
+    test_cancel: str | None
+    flow: dict[str, Any]
+    max_decisions: int
+    named_effects: dict[str, int] = field(default_factory=dict)
+    root: str = ""
+    #: What MCTS divides ``evaluation`` by before squashing it into a rollout score (the
+    #: size of a "clear lead"): see docs/bots.md.
+    evaluation_scale: float = 1.0
+    #: The manifest's ``score``: each seat's final score (``you`` is the seat), read
+    #: into ``Result.scores`` once the game is over.
+    score: ExprFn | None = None
+    #: The fewest dice any roll has (the manifest's ``rolls.min_dice``, 0: no floor): a
+    #: pool that lost more dice gets back the strongest it lost ("You always roll at least
+    #: 1 die").
+    min_dice: int = 0
+    #: the manifest's ``fields:``: game and player values that are not resources
+    fields: dict[str, FieldSpec] = field(default_factory=dict)
+    #: Zone names where some kind's abilities can be used ("map" for the board): the
+    #: action menu scans only these zones instead of every card of the game.
+    ability_zones: frozenset[str] = frozenset()
+    # The compiler's name tables, kept so that expressions typed later (scenario checks,
+    # the REPL) compile against the same names.
+    namespace: Any = None

@@ -1,0 +1,49 @@
+"""The sorts of runtime values and the fields each answers by itself.
+
+A value at run time is plain data: a number, a text, a flag, ``None``, a list, or a string
+id of a player, component, zone or space (``docs/architecture.md``).  The built-in fields
+below are what ``builtins.get_field`` answers for every value of its sort, whatever the
+ruleset declares; the compiler checks field reads against them and the ruleset's
+declarations.
+
+>>> "owner" in COMPONENT_FIELDS and "count" in ZONE_FIELDS
+True
+"""
+
+from __future__ import annotations
+
+PLAYER_FIELDS = frozenset({"seat", "next", "previous", "name"})
+COMPONENT_FIELDS = frozenset(
+    {
+        "id",
+        "def",
+        "kind",
+        "owner",
+        "controller",
+        "zone",
+        "space",
+        "side",
+        "face",
+        "exhausted",
+        "facedown",
+        "name",
+        "position",
+        "used",
+        "x",
+        "y",
+        "terrain",
+        "text",
+        "traits",
+    }
+)
+ZONE_FIELDS = frozenset(
+    {"count", "size", "top", "bottom", "cards", "contents", "empty", "owner", "name"}
+)
+SPACE_FIELDS = frozenset(
+    {"x", "y", "terrain", "id", "pieces", "cards", "neighbors", "cost", "empty"}
+)
+LIST_FIELDS = frozenset({"count", "first", "last"})
+# a roll's dice (r.dice) and each die record (it.die, it.i)
+ROLL_FIELDS = frozenset({"dice", "die", "i", "faces"})
+PLAYER_NAMES = frozenset({"you", "active", "opponent", "start_player"})
+GAME_FIELDS = frozenset({"round", "turn"})
