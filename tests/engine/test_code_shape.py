@@ -1,0 +1,89 @@
+"""The shape of the engine's code (issue 11, "What must be shown": "No function over 80 lines
+in `src/` (a test)").
+
+A function's length counts from its ``def`` line to the last line of its body, both
+included; its decorators are not counted (``ast.FunctionDef.lineno`` is the ``def`` line).
+Nested functions and methods are functions too: each is measured on its own, and an outer
+function's length includes the functions nested in it.
+"""
+
+from __future__ import annotations
+
+import ast
+from pathlib import Path
+
+SRC = Path(__file__).resolve().parents[2] / "src"
+
+#: The longest a function may be, in lines.
+MAX_LINES = 80
+
+#: Functions longer than MAX_LINES today, as "path:name" (path relative to src/).  The list
+#: only shrinks: a function split below the limit must be struck from it (tested below).
+KNOWN_LONG: frozenset[str] = frozenset(
+    {
+        "rulecraft/compile/compiler.py:_compile_components",
+        "rulecraft/compile/compiler.py:members",
+        "rulecraft/compile/compiler.py:closure_expr",
+        "rulecraft/compile/compiler.py:call",
+        "rulecraft/compile/compiler.py:compile",
+        "rulecraft/language/formatter.py:_render",
+        "rulecraft/runtime/instructions.py:_menu",
+        "rulecraft/runtime/instructions.py:menu",
+        "rulecraft/runtime/map.py:build_map",
+    }
+)
+
+
+def function_lengths(root: Path) -> list[tuple[str, int, str, int]]:
+    """Every function and method under ``root``: (path, line of its def, name, length)."""
+    found: list[tuple[str, int, str, int]] = []
+    for path in sorted(root.rglob("*.py")):
+        tree = ast.parse(path.read_text(encoding="utf-8"), str(path))
+        for node in ast.walk(tree):
+            if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef):
+                length = (node.end_lineno or node.lineno) - node.lineno + 1
+                found.append((path.relative_to(root).as_posix(), node.lineno, node.name, length))
+    return sorted(found)
+
+
+def _too_long() -> dict[str, str]:
+    """The functions over MAX_LINES, "path:name" -> "path:line name length"."""
+    return {
+        f"{path}:{name}": f"{path}:{line} {name} {length}"
+        for path, line, name, length in function_lengths(SRC)
+        if length > MAX_LINES
+    }
+
+
+def test_no_function_in_src_is_over_80_lines() -> None:
+    offenders = _too_long()
+    new = sorted(text for key, text in offenders.items() if key not in KNOWN_LONG)
+    assert new == [], f"functions over {MAX_LINES} lines (split them):\n" + "\n".join(new)
+
+
+def test_the_list_of_long_functions_only_shrinks() -> None:
+    gone = sorted(KNOWN_LONG - set(_too_long()))
+    assert gone == [], "these are no longer over the limit: strike them from KNOWN_LONG"
+
+
+def test_lengths_count_from_def_to_the_last_line_without_decorators(tmp_path: Path) -> None:
+    (tmp_path / "m.py").write_text(
+        "import functools\n"
+        "\n"
+        "@functools.cache\n"
+        "def f() -> int:\n"
+        "    def g() -> int:\n"
+        "        return 1\n"
+        "\n"
+        "    return g()\n"
+        "\n"
+        "class C:\n"
+        "    def method(self) -> None:\n"
+        "        pass\n",
+        encoding="utf-8",
+    )
+    assert function_lengths(tmp_path) == [
+        ("m.py", 4, "f", 5),
+        ("m.py", 5, "g", 2),
+        ("m.py", 11, "method", 2),
+    ]
