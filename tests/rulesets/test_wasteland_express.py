@@ -1018,6 +1018,41 @@ def test_the_big_dig() -> None:
     assert ev(game, "you.contracts_done", 0) == 1
 
 
+def test_a_treasure_may_take_an_empty_slot() -> None:
+    """The Big Dig: "If it is a treasure tile, you must store it in any empty cargo hold or
+    any empty slot on your dashboard." Holds full: the tile takes a slot until delivered;
+    damage to that slot discards it like a full hold's contents."""
+    game = new_game()
+    tile = "dig_treasure#1"
+    zone = str(ev(game, "first(spaces where any(it.pieces where it.kind == dig_tile))"))[2:]
+    game.arrange(
+        zones={zone: {"cards": [tile], "others_to": "dig_pool"}}, cards={tile: {"face_down": True}}
+    )
+    add_to_dash(game, 0, "digger#1")
+    load(game, {hold(game, 0): "food", hold(game, 0, "weapons"): "weapons"})
+    put_truck(game, 0, zone)
+    assert ev(game, "free_slots(you)", 0) == 3
+    game.choose("act:dig")
+    assert tile in pieces_of_dash(game, 0)
+    assert ev(game, "free_slots(you)", 0) == 2
+    assert ev(game, "carrying(you, food) + carrying(you, weapons)", 0) == 2  # nothing dumped
+    game.arrange(active=0, phase="act", players={0: {"fields": {"m_bonus": 0}}})
+    put_truck(game, 0, site(game, "library"))
+    game.choose("act:dig_deliver")
+    assert ev(game, "you.contracts_done", 0) == 1
+    assert tile in game.state["zones"]["z:box"]
+    # damage on the treasure's slot: the treasure is lost, the slot damaged
+    game2 = new_game()
+    add_to_dash(game2, 0, tile)
+    at_enclave(game2)
+    game2.arrange(dice={"combat": ["blank", "blank"]})
+    game2.choose("act:attack")
+    game2.choose("opt2")  # a truck mod or cargo hold (or the treasure's slot)
+    game2.choose(tile)
+    assert tile in game2.state["zones"]["z:box"]
+    assert ev(game2, "you.dmg_empty", 0) == 1
+
+
 # ---------------------------------------------------------------------------- mods, allies
 def test_mod_shop_limits() -> None:
     """Appendix A: "there must be an available slot on your dashboard"; the asterisked mods
