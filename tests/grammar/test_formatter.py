@@ -226,6 +226,7 @@ def _extend(inner: st.SearchStrategy[ast.Expr]) -> st.SearchStrategy[ast.Expr]:
         st.builds(ast.Call, st.just(SPAN), inner, st.lists(inner, max_size=2).map(tuple)),
         st.builds(ast.Index, st.just(SPAN), inner, inner),
         st.builds(ast.ListExpr, st.just(SPAN), st.lists(inner, max_size=3).map(tuple)),
+        st.builds(ast.Conditional, st.just(SPAN), inner, inner, inner),
     )
 
 

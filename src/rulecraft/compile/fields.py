@@ -57,6 +57,9 @@ def static_kind(e: ast.Expr, locals_: Iterable[str] = ()) -> str:
         return "unknown"
     if isinstance(e, ast.Attr) and e.field in ("next", "previous"):
         return static_kind(e.obj, locals_)
+    if isinstance(e, ast.Conditional):  # what both branches are, if they are the same
+        then = static_kind(e.then, locals_)
+        return then if then == static_kind(e.otherwise, locals_) else "unknown"
     return "unknown"
 
 

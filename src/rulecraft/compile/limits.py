@@ -175,6 +175,9 @@ def _certain_refs(node: object) -> Iterator[str]:
     if isinstance(node, ast.Where):
         yield from _certain_refs(node.collection)
         return
+    if isinstance(node, ast.Conditional):  # only one branch runs, picked by the condition
+        yield from _certain_refs(node.condition)
+        return
     if isinstance(node, tuple | list):
         for item in node:
             yield from _certain_refs(item)

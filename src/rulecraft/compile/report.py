@@ -94,6 +94,7 @@ CODE_DESCRIPTIONS: Mapping[str, str] = MappingProxyType(
         "RC223": "enum value shadowed by a zone or resource",
         "RC224": "too many components",
         "RC225": "definition that uses itself without end",
+        "RC226": "conditional whose two values cannot agree",
         "RC230": "unreachable story entry",
         "RC231": "story path that goes nowhere",
         "RC232": "no reachable ending",

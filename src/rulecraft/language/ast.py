@@ -120,6 +120,16 @@ class Where(Expr):
 
 
 @dataclass(frozen=True, slots=True)
+class Conditional(Expr):
+    """``then if condition else otherwise``: one of two values; only the chosen one is
+    evaluated.  The span runs from the first branch to the end of the second."""
+
+    then: Expr
+    condition: Expr
+    otherwise: Expr
+
+
+@dataclass(frozen=True, slots=True)
 class ListExpr(Expr):
     items: tuple[Expr, ...]
 

@@ -46,9 +46,9 @@ _INDENT = "    "
 # ---------------------------------------------------------------------------- expressions
 # Binding strength of each expression form, loosest first; an operand printed where a
 # tighter form is required gets parentheses.  The levels mirror the grammar's rule chain
-# (where_expr > or_expr > and_expr > not_expr > comparison > sum > term > unary > quantity
-# > postfix > atom).
-_WHERE, _OR, _AND, _NOT, _CMP, _SUM, _TERM, _NEG, _QTY, _POSTFIX, _ATOM = range(1, 12)
+# (conditional > where_expr > or_expr > and_expr > not_expr > comparison > sum > term > unary
+# > quantity > postfix > atom).
+_COND, _WHERE, _OR, _AND, _NOT, _CMP, _SUM, _TERM, _NEG, _QTY, _POSTFIX, _ATOM = range(1, 13)
 
 _BINARY_LEVEL = {
     "or": _OR,
@@ -82,6 +82,8 @@ def _text(text: ast.Text) -> str:
 
 
 def _level(expr: ast.Expr) -> int:
+    if isinstance(expr, ast.Conditional):
+        return _COND
     if isinstance(expr, ast.Where):
         return _WHERE
     if isinstance(expr, ast.Binary):
@@ -97,7 +99,7 @@ def _level(expr: ast.Expr) -> int:
     return _ATOM
 
 
-def format_expr(expr: ast.Expr, min_level: int = _WHERE) -> str:
+def format_expr(expr: ast.Expr, min_level: int = _COND) -> str:
     """One expression on one line, parenthesised where ``min_level`` needs it.
 
     >>> from rulecraft.language.parser import parse_expression
@@ -110,6 +112,11 @@ def format_expr(expr: ast.Expr, min_level: int = _WHERE) -> str:
 
 
 def _expr_body(expr: ast.Expr) -> str:
+    if isinstance(expr, ast.Conditional):
+        # right-associative: only the else branch may be another conditional unbracketed
+        then = format_expr(expr.then, _WHERE)
+        condition = format_expr(expr.condition, _WHERE)
+        return f"{then} if {condition} else {format_expr(expr.otherwise, _COND)}"
     if isinstance(expr, ast.Where):
         return f"{format_expr(expr.collection, _OR)} where {format_expr(expr.condition, _OR)}"
     if isinstance(expr, ast.Binary):
@@ -501,7 +508,8 @@ class _Printer:
     ) -> list[str]:
         parts: list[str] = []
         if cost is not None:
-            parts.append(f"costs {format_expr(cost)}")
+            # "costs A if C else B: ..." would read the "if" as the ability's condition
+            parts.append(f"costs {format_expr(cost, _WHERE)}")
         if limit is not None:
             parts.append(f"once per {limit}")
         if condition is not None:
@@ -528,7 +536,8 @@ class _Printer:
         elif isinstance(item, ast.ActionDef):
             parts = [_labelled("action", item.name, item.label)]
             if item.for_var is not None and item.for_collection is not None:
-                parts.append(f"for {item.for_var} in {format_expr(item.for_collection)}")
+                collection = format_expr(item.for_collection, _WHERE)  # as for "costs"
+                parts.append(f"for {item.for_var} in {collection}")
             parts += self._cost_limit_condition(item.cost, item.limit, item.condition)
             self.block(0, " ".join(parts), line, item.body)
         else:  # pragma: no cover - every item kind is handled above

@@ -605,6 +605,17 @@ class _Builder(Transformer[Token, Any]):
     def where(self, c: list[Any]) -> ast.Where:
         return ast.Where(self._span(c), c[0], c[1])
 
+    def conditional(self, c: list[Any]) -> ast.Conditional:
+        # A literal (true, false, none) has no span of its own: the node runs from the first
+        # located part to the end of the last one.
+        located = [x.span for x in c if x.span is not ast.NOWHERE]
+        if not located:
+            return ast.Conditional(ast.NOWHERE, c[0], c[1], c[2])
+        first, last = located[0], located[-1]
+        end_line = last.end_line if last.end_line is not None else last.line
+        span = Span(first.file, first.line, first.column, end_line, last.end_column)
+        return ast.Conditional(span, c[0], c[1], c[2])
+
 
 # Tokens that carry a value; every other token is a keyword or punctuation.
 _VALUE_TOKENS = frozenset(
