@@ -36,7 +36,6 @@ from rulecraft.compile.fields import static_kind
 from rulecraft.language import ast
 from rulecraft.runtime import engine as E
 from rulecraft.runtime.builtins import BUILTINS, get_field, multiply
-from rulecraft.runtime.values import divide, modulo
 
 if TYPE_CHECKING:
     from rulecraft.compile.compiler import Compiler, Scope
@@ -126,6 +125,14 @@ def _coord(ctx: E.Ctx, o: Any, axis: int, name: str) -> Any:
     return get_field(ctx, o, name)
 
 
+def _divide(left: Any, right: Any) -> int:
+    return int(left) // max(1, int(right)) if int(right) else 0
+
+
+def _modulo(left: Any, right: Any) -> int:
+    return int(left) % int(right) if int(right) else 0
+
+
 def _helpers() -> dict[str, Any]:
     from rulecraft.compile.compiler import _add, _num  # compiler.py imports this module
 
@@ -134,8 +141,8 @@ def _helpers() -> dict[str, Any]:
         "_num": _num,
         "_empty": _empty,
         "_coord": _coord,
-        "_divide": divide,
-        "_modulo": modulo,
+        "_divide": _divide,
+        "_modulo": _modulo,
         "multiply": multiply,
         "get_field": get_field,
         "has_flag": E.has_flag,

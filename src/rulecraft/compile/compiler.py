@@ -44,7 +44,6 @@ from rulecraft.runtime.program import (
     TriggerSpec,
     ZoneSpec,
 )
-from rulecraft.runtime.values import divide, modulo
 from rulecraft.suggest import did_you_mean
 
 RESOURCE_VERBS = {
@@ -842,9 +841,9 @@ class Compiler:
         if op == "*":
             return lambda ctx: multiply(left(ctx), right(ctx))
         if op == "/":
-            return lambda ctx: divide(left(ctx), right(ctx))
+            return lambda ctx: int(left(ctx)) // max(1, int(right(ctx))) if int(right(ctx)) else 0
         if op == "%":
-            return lambda ctx: modulo(left(ctx), right(ctx))
+            return lambda ctx: int(left(ctx)) % int(right(ctx)) if int(right(ctx)) else 0
         if op == "==":
             return lambda ctx: left(ctx) == right(ctx)
         if op == "!=":
