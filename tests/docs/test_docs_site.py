@@ -172,7 +172,7 @@ def test_the_wheel_ships_the_docs_and_the_lexer(tmp_path: Path) -> None:
     assert "rulecraft/language/pygments_lexer.py" in names
     assert "rulecraft/language/rulecraft.lark" in names
     assert re.search(
-        r"\[pygments\.lexers\]\s+rcl = rulecraft\.grammar\.pygments_lexer:RclLexer", entry_points
+        r"\[pygments\.lexers\]\s+rcl = rulecraft\.language\.pygments_lexer:RclLexer", entry_points
     )
     # Installed from the wheel, `rulecraft docs` finds the pages inside the package.
     result = subprocess.run(

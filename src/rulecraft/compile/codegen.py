@@ -9,7 +9,6 @@ instead:
 * a ``define`` called with arguments is inlined (its parameters become Python variables; no
   dictionary of locals, no ``try``/``finally``), unless it calls itself;
 * ``where`` becomes a list comprehension whose ``it`` is a Python variable;
-* ``A if C else B`` becomes Python's conditional (only the chosen branch runs);
 * operators, ``has``, ``empty()``, ``count()``, ``x``/``y`` of map spaces and the other
   built-ins call their run-time helpers directly;
 * constants (numbers, texts, component definitions, symbols, shared zones) are folded in.
@@ -36,6 +35,7 @@ from rulecraft.compile.fields import static_kind
 from rulecraft.language import ast
 from rulecraft.runtime import engine as E
 from rulecraft.runtime.builtins import BUILTINS, get_field, multiply
+from rulecraft.runtime.values import divide, modulo
 
 if TYPE_CHECKING:
     from rulecraft.compile.compiler import Compiler, Scope
@@ -43,7 +43,7 @@ if TYPE_CHECKING:
 ExprFn = Callable[[E.Ctx], Any]
 
 #: The node types worth generating (a lone name or constant gains nothing).
-GENERATED_ROOTS = (ast.Where, ast.Call, ast.Binary, ast.Unary, ast.Has, ast.Conditional)
+GENERATED_ROOTS = (ast.Where, ast.Call, ast.Binary, ast.Unary, ast.Has)
 #: Fewer generated nodes than this: the closures are as fast, compiling source is not free.
 MIN_NODES = 4
 
@@ -125,14 +125,6 @@ def _coord(ctx: E.Ctx, o: Any, axis: int, name: str) -> Any:
     return get_field(ctx, o, name)
 
 
-def _divide(left: Any, right: Any) -> int:
-    return int(left) // max(1, int(right)) if int(right) else 0
-
-
-def _modulo(left: Any, right: Any) -> int:
-    return int(left) % int(right) if int(right) else 0
-
-
 def _helpers() -> dict[str, Any]:
     from rulecraft.compile.compiler import _add, _num  # compiler.py imports this module
 
@@ -141,8 +133,8 @@ def _helpers() -> dict[str, Any]:
         "_num": _num,
         "_empty": _empty,
         "_coord": _coord,
-        "_divide": _divide,
-        "_modulo": _modulo,
+        "_divide": divide,
+        "_modulo": modulo,
         "multiply": multiply,
         "get_field": get_field,
         "has_flag": E.has_flag,
@@ -217,13 +209,6 @@ class _Generator:
             return self.where(e, env)
         if isinstance(e, ast.ListExpr):
             return "[" + "".join(self.expr(x, env) + ", " for x in e.items) + "]"
-        if isinstance(e, ast.Conditional):
-            # the condition first, as the closure does; a name bound by ':=' in one branch
-            # is used only inside that branch
-            then = self.expr(e.then, env)
-            condition = self.expr(e.condition, env)
-            otherwise = self.expr(e.otherwise, env)
-            return f"({then} if {condition} else {otherwise})"
         return self.fallback(e, env)
 
     def name(self, e: ast.Name, env: Env) -> str:

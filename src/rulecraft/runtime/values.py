@@ -47,3 +47,24 @@ LIST_FIELDS = frozenset({"count", "first", "last"})
 ROLL_FIELDS = frozenset({"dice", "die", "i", "faces"})
 PLAYER_NAMES = frozenset({"you", "active", "opponent", "start_player"})
 GAME_FIELDS = frozenset({"round", "turn"})
+
+
+def divide(left: object, right: object) -> int:
+    """The language's ``/``: integers, rounding down; dividing by 0 gives 0.
+
+    >>> divide(7, 2), divide(7, -2), divide(-7, 2), divide(7, 0)
+    (3, -4, -4, 0)
+    """
+    divisor = int(right)  # type: ignore[call-overload]
+    return int(left) // divisor if divisor else 0  # type: ignore[call-overload]
+
+
+def modulo(left: object, right: object) -> int:
+    """The language's ``%``: the remainder of :func:`divide` (its sign is the divisor's);
+    0 for a divisor of 0.
+
+    >>> modulo(7, 2), modulo(7, -2), modulo(-7, 2), modulo(7, 0)
+    (1, -1, 1, 0)
+    """
+    divisor = int(right)  # type: ignore[call-overload]
+    return int(left) % divisor if divisor else 0  # type: ignore[call-overload]
