@@ -9,6 +9,7 @@ instead:
 * a ``define`` called with arguments is inlined (its parameters become Python variables; no
   dictionary of locals, no ``try``/``finally``), unless it calls itself;
 * ``where`` becomes a list comprehension whose ``it`` is a Python variable;
+* ``A if C else B`` becomes Python's conditional (only the chosen branch runs);
 * operators, ``has``, ``empty()``, ``count()``, ``x``/``y`` of map spaces and the other
   built-ins call their run-time helpers directly;
 * constants (numbers, texts, component definitions, symbols, shared zones) are folded in.
@@ -43,7 +44,7 @@ if TYPE_CHECKING:
 ExprFn = Callable[[E.Ctx], Any]
 
 #: The node types worth generating (a lone name or constant gains nothing).
-GENERATED_ROOTS = (ast.Where, ast.Call, ast.Binary, ast.Unary, ast.Has)
+GENERATED_ROOTS = (ast.Where, ast.Call, ast.Binary, ast.Unary, ast.Has, ast.Conditional)
 #: Fewer generated nodes than this: the closures are as fast, compiling source is not free.
 MIN_NODES = 4
 
@@ -209,6 +210,13 @@ class _Generator:
             return self.where(e, env)
         if isinstance(e, ast.ListExpr):
             return "[" + "".join(self.expr(x, env) + ", " for x in e.items) + "]"
+        if isinstance(e, ast.Conditional):
+            # the condition first, as the closure does; a name bound by ':=' in one branch
+            # is used only inside that branch
+            then = self.expr(e.then, env)
+            condition = self.expr(e.condition, env)
+            otherwise = self.expr(e.otherwise, env)
+            return f"({then} if {condition} else {otherwise})"
         return self.fallback(e, env)
 
     def name(self, e: ast.Name, env: Env) -> str:

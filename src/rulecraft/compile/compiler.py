@@ -14,6 +14,7 @@ from typing import Any
 from rulecraft.compile import codegen
 from rulecraft.compile.fields import PLAYER_NAMES, FieldRead, catalogue, static_kind
 from rulecraft.compile.generate import generated_components
+from rulecraft.compile.sorts import Names, disagreement
 from rulecraft.diagnostics import Diagnostic, Severity, Span
 from rulecraft.language import ast
 from rulecraft.language.parser import parse_expression, parse_snippet
@@ -513,6 +514,11 @@ class Compiler:
         spec = self.fields.get(name)
         if spec is None:
             return
+        if isinstance(value, ast.Conditional):  # either branch may be the value
+            for branch in (value.then, value.otherwise):
+                where = branch.span if branch.span is not ast.NOWHERE else span
+                self._check_field_value(name, branch, where)
+            return
         typ = spec.type
         wrong = False
         if isinstance(value, ast.Const) and value.value is not None:
@@ -762,6 +768,8 @@ class Compiler:
         if isinstance(e, ast.ListExpr):
             items = [self.expr(x, scope) for x in e.items]
             return lambda ctx: [f(ctx) for f in items]
+        if isinstance(e, ast.Conditional):
+            return self.conditional(e, scope)
         self.error("RC204", "this expression is not supported here", e.span)
         return lambda ctx: None
 
@@ -853,6 +861,24 @@ class Compiler:
             return lambda ctx: left(ctx) in E.as_list(ctx, right(ctx))
         self.error("RC204", f"unknown operator {op!r}", e.span)
         return lambda ctx: None
+
+    def conditional(self, e: ast.Conditional, scope: Scope) -> ExprFn:
+        """``A if C else B``: C decides, and only the branch it picks is evaluated.
+        RC226 when the branches certainly give different sorts of value (sorts.py)."""
+        then = self.expr(e.then, scope)
+        condition = self.expr(e.condition, scope)
+        otherwise = self.expr(e.otherwise, scope)
+        names = Names(frozenset(self.comps), frozenset(self.zones), frozenset(self.resources))
+        clash = disagreement(e, names, frozenset(scope.locals))
+        if clash is not None:
+            self.error(
+                "RC226",
+                f"the two values of this conditional cannot agree: {clash[0]} if the "
+                f"condition holds, else {clash[1]}",
+                e.span,
+                "give both branches the same sort of value (none stands for no value)",
+            )
+        return lambda ctx: then(ctx) if condition(ctx) else otherwise(ctx)
 
     def name(self, e: ast.Name, scope: Scope) -> ExprFn:
         n = e.name
@@ -1087,6 +1113,8 @@ class Compiler:
             return [(e.unit, self.expr(e.amount, scope))]
         if isinstance(e, ast.Binary) and e.op == "+" and _is_qty(e):
             return self.qty_parts(e.left, scope) + self.qty_parts(e.right, scope)
+        if isinstance(e, ast.Conditional):
+            return self.conditional_qty(e, scope)
         self.error(
             "RC204",
             "expected an amount with a unit, such as '2 gold'",
@@ -1095,6 +1123,24 @@ class Compiler:
             "+ - * / in parentheses, as in (10 + 2 * p.tricks) score",
         )
         return []
+
+    def conditional_qty(self, e: ast.Conditional, scope: Scope) -> list[tuple[str, ExprFn]]:
+        """``2 gold if C else 1 water``: each unit of either branch, counted from the branch
+        the condition picks (0 of a unit the other branch has not)."""
+        condition = self.expr(e.condition, scope)
+        sides = (self.qty_parts(e.then, scope), self.qty_parts(e.otherwise, scope))
+        units = list(dict.fromkeys(unit for side in sides for unit, _ in side))
+
+        def count_of(unit: str) -> ExprFn:
+            then = [fn for u, fn in sides[0] if u == unit]
+            otherwise = [fn for u, fn in sides[1] if u == unit]
+
+            def count(ctx: E.Ctx) -> int:
+                return sum(int(fn(ctx)) for fn in (then if condition(ctx) else otherwise))
+
+            return count
+
+        return [(unit, count_of(unit)) for unit in units]
 
     def _manifest_expr(self, text: Any, path: tuple[Any, ...], scope: Scope) -> ExprFn | None:
         if text is None:
