@@ -296,3 +296,23 @@ def test_a_go_to_inside_a_side_makes_a_root(tmp_path: Path) -> None:
     manifest.write_text(text, encoding="utf-8")
     assert codes(root) == []
     assert story_graph(check_ruleset(root).compiler).roots == {1, 4}
+
+
+def test_a_go_to_inside_a_while_loop_is_an_edge_of_the_story(tmp_path: Path) -> None:
+    """The story walk used to list the statement kinds it descends into and missed
+    ``while`` bodies, so an entry reached only from a loop read as unreachable (RC230);
+    it now walks with rulecraft.language.visit, which knows every node type."""
+    extra = (
+        '\nentry 4 "Searching":\n    do:\n        while xp < 1:\n            go to 5\n'
+        '\nentry 5 "Found":\n    do:\n        return\n'
+    )
+    root = story(
+        tmp_path,
+        {"action explore \"Explore\":\n    go to 1\n": 'action explore "Explore":\n    go to 4\n'},
+        extra=extra,
+    )
+    graph = story_graph(check_ruleset(root).compiler)
+    assert (4, 5) in graph.edges
+    unreachable = {message for code, _, message in codes(root) if code == "RC230"}
+    assert "entry 5 cannot be reached" not in unreachable
+    assert "entry 1 cannot be reached" in unreachable  # the action now goes to 4

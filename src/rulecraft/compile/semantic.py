@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING
 
 from rulecraft.diagnostics import Diagnostic, Severity
 from rulecraft.language import ast
+from rulecraft.language.visit import statements
 
 if TYPE_CHECKING:
     from rulecraft.compile.compiler import Compiler
@@ -22,22 +23,8 @@ TERMINAL_VERBS = {"goto", "return", "win", "lose_game", "tie", "end"}
 
 
 def walk_stmts(body: Iterable[ast.Stmt]) -> Iterator[ast.Stmt]:
-    """Every statement in a block, nested ones included."""
-    for s in body:
-        yield s
-        if isinstance(s, ast.If):
-            for _, b in s.branches:
-                yield from walk_stmts(b)
-            if s.otherwise:
-                yield from walk_stmts(s.otherwise)
-        elif isinstance(s, ast.ForEach | ast.Repeat | ast.Choose):
-            yield from walk_stmts(s.body)
-        elif isinstance(s, ast.ChooseOption):
-            for o in s.options:
-                yield from walk_stmts(o.body)
-        elif isinstance(s, ast.Test):
-            yield from walk_stmts(s.on_pass)
-            yield from walk_stmts(s.on_fail)
+    """Every statement in a block, nested ones included (``while`` bodies too)."""
+    return statements(body)
 
 
 def ends(body: tuple[ast.Stmt, ...]) -> bool:

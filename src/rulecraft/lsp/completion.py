@@ -14,9 +14,7 @@ What is offered depends on the text before the cursor:
 
 from __future__ import annotations
 
-import dataclasses
 import re
-from collections.abc import Iterator
 from functools import lru_cache
 from pathlib import Path
 
@@ -25,6 +23,7 @@ from lsprotocol import types as lsp
 from rulecraft.compile.compiler import SPECIAL_NAMES
 from rulecraft.language import ast
 from rulecraft.language.parser import grammar_text
+from rulecraft.language.visit import walk
 from rulecraft.lsp.index import RulesetIndex
 from rulecraft.runtime.builtins import BUILTINS
 
@@ -67,21 +66,10 @@ def keywords() -> tuple[str, ...]:
     return tuple(sorted(set(re.findall(r'"([a-z][a-z_]*)"', grammar_text()))))
 
 
-def _walk(node: object) -> Iterator[object]:
-    """Every AST node below ``node`` (records, tuples of records, branch pairs)."""
-    yield node
-    if dataclasses.is_dataclass(node) and not isinstance(node, type):
-        for f in dataclasses.fields(node):
-            yield from _walk(getattr(node, f.name))
-    elif isinstance(node, tuple):
-        for child in node:
-            yield from _walk(child)
-
-
 def local_names(item: ast.Item) -> set[str]:
     """Parameters and variables the statements of ``item`` introduce."""
     names: set[str] = set()
-    for node in _walk(item):
+    for node in walk(item):
         if isinstance(node, ast.Define | ast.EffectDef | ast.Trigger):
             names.update(node.params)
         elif isinstance(node, ast.ForEach | ast.Choose):
