@@ -290,7 +290,7 @@ class _Generator:
             raise GiveUp
         n = e.func.name
         c = self.c
-        if n in ("map", "chance") and n not in c.defines:
+        if n in ("map", "chance", "every") and n not in c.defines:
             return self.fallback(e, env)
         if n in c.defines:
             if len(c.defines[n].params) != len(e.args):

@@ -11,7 +11,7 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from typing import Any
 
-from rulecraft.compile import codegen
+from rulecraft.compile import codegen, every
 from rulecraft.compile.fields import PLAYER_NAMES, FieldRead, catalogue, static_kind
 from rulecraft.compile.generate import generated_components
 from rulecraft.compile.sorts import Names, disagreement
@@ -963,6 +963,8 @@ class Compiler:
             return self.map_define(e, scope)
         if n == "chance" and n not in self.defines:
             return self.chance(e, scope)
+        if n == every.EVERY and n not in self.defines:
+            return every.compile_every(self, e, scope)
         args = [self.expr(a, scope) for a in e.args]
         if n in self.defines:
             d = self.defines[n]
@@ -1037,7 +1039,8 @@ class Compiler:
                 e.span,
             )
             return lambda ctx: None
-        self._unknown(n, e.func.span, list(self.defines) + list(BUILTINS), "function")
+        functions = [*self.defines, *BUILTINS, "map", "chance", every.EVERY]
+        self._unknown(n, e.func.span, functions, "function")
         return lambda ctx: None
 
     def chance(self, e: ast.Call, scope: Scope) -> ExprFn:

@@ -95,6 +95,7 @@ CODE_DESCRIPTIONS: Mapping[str, str] = MappingProxyType(
         "RC224": "too many components",
         "RC225": "definition that uses itself without end",
         "RC226": "conditional whose two values cannot agree",
+        "RC227": "every() of something that is no kind",
         "RC230": "unreachable story entry",
         "RC231": "story path that goes nowhere",
         "RC232": "no reachable ending",

@@ -150,7 +150,8 @@ def _name_items(
             out.setdefault(name, lsp.CompletionItem(label=name, kind=shown, detail=symbol.kind))
     for name in sorted(SPECIAL_NAMES):
         out.setdefault(name, lsp.CompletionItem(label=name, kind=lsp.CompletionItemKind.Constant))
-    for name in sorted(BUILTINS):
+    # the built-ins of the runtime, and those the compiler handles itself
+    for name in sorted({*BUILTINS, "map", "chance", "every"}):
         function = lsp.CompletionItemKind.Function
         out.setdefault(name, lsp.CompletionItem(label=name, kind=function, detail="built-in"))
     for word in keywords():
