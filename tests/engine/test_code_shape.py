@@ -21,11 +21,8 @@ MAX_LINES = 80
 #: only shrinks: a function split below the limit must be struck from it (tested below).
 KNOWN_LONG: frozenset[str] = frozenset(
     {
-        "rulecraft/compile/compiler.py:_compile_components",
-        "rulecraft/compile/compiler.py:members",
         "rulecraft/compile/compiler.py:closure_expr",
         "rulecraft/compile/compiler.py:call",
-        "rulecraft/compile/compiler.py:compile",
         "rulecraft/language/formatter.py:_render",
         "rulecraft/runtime/instructions.py:_menu",
         "rulecraft/runtime/instructions.py:menu",
