@@ -213,3 +213,22 @@ def test_a_typed_field_checks_each_branch_where_it_stands(tmp_path: Path) -> Non
     found = [d[:3] for d in diagnostics(tmp_path, rules) if d[0] in ("RC253", "RC226")]
     assert ("RC253", 2, 40) in found
     assert not any(d[0] == "RC253" and d[2] == 21 for d in found)  # happy is an enum value
+
+
+# ---------------------------------------------------------------------------- a bundled ruleset
+def test_knight_moves_moves_in_the_directions_of_its_conditional_define() -> None:
+    """rulesets/knight_moves/scenarios/move_directions.yaml: the directions of a move are
+    ``directions(kind)``, a conditional (ENGINE_GAPS.md 5, closed)."""
+    from rulecraft.tools.scenario import Status, load_scenario, run_scenario
+
+    path = (
+        Path(__file__).resolve().parents[2]
+        / "rulesets"
+        / "knight_moves"
+        / "scenarios"
+        / "move_directions.yaml"
+    )
+    scenario, problems = load_scenario(path)
+    assert problems == [] and scenario is not None
+    outcome = run_scenario(rulecraft.load("knight_moves"), scenario)
+    assert outcome.status == Status.PASSED, outcome.message
