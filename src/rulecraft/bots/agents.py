@@ -51,6 +51,7 @@ KNOWN_SPECS = (
     "mcts:<seconds>s",
     "mcts:<budget>/d<rollout depth>",
     "mcts:<budget>/w<iterations per determinization>",
+    "mcts:<budget>/p<processes>",
 )
 
 
@@ -246,6 +247,23 @@ class MCTSAgent:
         decision = pending_decision(game)
         if len(decision.options) == 1:
             return decision.options[0].id
+        return self.pick(decision.ids, self.root_visits(game))
+
+    def pick(self, legal: Sequence[str], visits: Mapping[str, int]) -> str:
+        """The most visited legal option (ties broken by this agent's random stream; no
+        visits at all: any legal option)."""
+        ranked = [(count, oid) for oid, count in visits.items() if oid in set(legal)]
+        if not ranked:  # every determinization offered other options: nothing to learn
+            return self.rng.choice(list(legal))
+        most = max(count for count, _ in ranked)
+        return self.rng.choice(sorted(oid for count, oid in ranked if count == most))
+
+    def root_visits(self, game: GameLike) -> dict[str, int]:
+        """Search from ``game``'s pending decision and give how often each root option
+        was visited (a single legal option is answered without searching)."""
+        decision = pending_decision(game)
+        if len(decision.options) == 1:
+            return {decision.options[0].id: 1}
         seat = decision.seat
         root = _Node()
         deadline = None if self.time_budget is None else time.perf_counter() + self.time_budget
@@ -268,12 +286,7 @@ class MCTSAgent:
             done += 1
         self.last_iterations = done
         self.last_root = root
-        legal = set(decision.ids)
-        ranked = [(child.visits, oid) for oid, child in root.children.items() if oid in legal]
-        if not ranked:  # every determinization offered other options: nothing to learn
-            return self.rng.choice(decision.ids)
-        most = max(visits for visits, _ in ranked)
-        return self.rng.choice(sorted(oid for visits, oid in ranked if visits == most))
+        return {oid: child.visits for oid, child in root.children.items()}
 
     def _iterate(self, root: _Node, world: GameLike) -> None:
         """One selection / expansion / rollout / backup pass through ``world`` (mutated)."""
@@ -364,11 +377,13 @@ def mcts_spec(
     return "mcts:" + "/".join(parts)
 
 
-def parse_mcts_spec(spec: str, seed: int) -> MCTSAgent:
+def parse_mcts_spec(spec: str, seed: int) -> Agent:
     """``mcts`` or ``mcts:PART/PART/...`` where a part is ``N`` (iterations), ``Ns`` or
-    ``N.Ns`` (seconds per decision), ``dN`` (rollout depth) or ``wN`` (iterations per
-    determinization).  Iterations and seconds together stop at whichever comes first;
-    seconds alone mean no iteration cap; neither means :data:`DEFAULT_ITERATIONS`.
+    ``N.Ns`` (seconds per decision), ``dN`` (rollout depth), ``wN`` (iterations per
+    determinization) or ``pN`` (N searches in N processes, their root visits summed:
+    :mod:`rulecraft.bots.root_parallel`).  Iterations and seconds together stop at
+    whichever comes first; seconds alone mean no iteration cap; neither means
+    :data:`DEFAULT_ITERATIONS`.
 
     >>> a = parse_mcts_spec("mcts:1s/d40", 0)
     >>> (a.iterations, a.time_budget, a.rollout_depth, a.worlds_per_determinization)
@@ -383,6 +398,7 @@ def parse_mcts_spec(spec: str, seed: int) -> MCTSAgent:
     seconds: float | None = None
     depth = DEFAULT_ROLLOUT_DEPTH
     worlds = 1
+    processes = 1
     body = text[len("mcts:") :] if text.startswith("mcts:") else ""
     if text.startswith("mcts:") and not body:
         raise ValueError(f"bad agent budget in {spec!r}: nothing after 'mcts:'")
@@ -392,19 +408,26 @@ def parse_mcts_spec(spec: str, seed: int) -> MCTSAgent:
                 depth = int(part[1:])
             elif part.startswith("w"):
                 worlds = int(part[1:])
+            elif part.startswith("p"):
+                processes = int(part[1:])
             elif part.endswith("s"):
                 seconds = float(part[:-1])
             else:
                 iterations = int(part)
         if iterations is None and seconds is None:
             iterations = DEFAULT_ITERATIONS
-        return MCTSAgent(
+        agent = MCTSAgent(
             seed,
             iterations=iterations,
             time_budget=seconds,
             rollout_depth=depth,
             worlds_per_determinization=worlds,
         )
+        if processes == 1:
+            return agent
+        from rulecraft.bots.root_parallel import RootParallelMCTS
+
+        return RootParallelMCTS(agent, processes)
     except ValueError as exc:
         raise ValueError(f"bad agent budget in {spec!r}: {exc}") from None
 
