@@ -23,7 +23,6 @@ KNOWN_LONG: frozenset[str] = frozenset(
     {
         "rulecraft/compile/compiler.py:closure_expr",
         "rulecraft/compile/compiler.py:call",
-        "rulecraft/language/formatter.py:_render",
         "rulecraft/runtime/instructions.py:_menu",
         "rulecraft/runtime/instructions.py:menu",
         "rulecraft/runtime/map.py:build_map",

@@ -549,92 +549,108 @@ def _labelled(keyword: str, name: str, label: ast.Text | None) -> str:
 
 
 # ---------------------------------------------------------------------------- comments
-def _render(printer: _Printer, src: _Source) -> str:
-    """Interleave the printed lines with the source's comments and kept blank lines."""
-    lines = printer.lines
-    item_starts = set(printer.item_starts)
-    full = [c for c in src.comments if c.full_line]
-    trailing: dict[int, list[str]] = {}
-    anchored = [(i, ln.anchor) for i, ln in enumerate(lines) if ln.anchor is not None]
-    for comment in src.comments:
-        if comment.full_line:
-            continue
-        target = 0
-        for i, anchor in anchored:
-            if anchor <= comment.line:
-                target = i
-            else:
-                break
-        trailing.setdefault(target, []).append(comment.text)
+class _Renderer:
+    """Interleaves the printed lines with the source's comments and kept blank lines: a
+    full-line comment before the code line it preceded (or at the end of the deeper block
+    it closed), a trailing comment after the printed line its source line became."""
 
-    out: list[str] = []
-    last_code: list[int] = []  # indices into `lines` of code lines already written
-    opener_last = False  # the last written line opens a block: no blank line after it
+    def __init__(self, printer: _Printer, src: _Source) -> None:
+        self.lines = printer.lines
+        self.item_starts = set(printer.item_starts)
+        self.src = src
+        self.full = [c for c in src.comments if c.full_line]
+        self.trailing = self._trailing_comments()
+        self.out: list[str] = []
+        self.last_code: list[int] = []  # indices into `lines` of code lines already written
+        self.opener_last = False  # the last written line opens a block: no blank line after
+        self.pending = 0  # the first full-line comment not yet written
 
-    def blank_before(source_line: int) -> bool:
-        return source_line > 1 and src.line(source_line - 1).blank
+    def _trailing_comments(self) -> dict[int, list[str]]:
+        """Each end-of-line comment, by the index of the printed line it goes after: the
+        last line whose source line is at or before the comment's."""
+        trailing: dict[int, list[str]] = {}
+        anchored = [(i, ln.anchor) for i, ln in enumerate(self.lines) if ln.anchor is not None]
+        for comment in self.src.comments:
+            if comment.full_line:
+                continue
+            target = 0
+            for i, anchor in anchored:
+                if anchor <= comment.line:
+                    target = i
+                else:
+                    break
+            trailing.setdefault(target, []).append(comment.text)
+        return trailing
 
-    def put_blank() -> None:
-        if out and out[-1] != "" and not opener_last:
-            out.append("")
+    def blank_before(self, source_line: int) -> bool:
+        return source_line > 1 and self.src.line(source_line - 1).blank
 
-    def dangling_indent(comment: _Comment, next_indent: int) -> int | None:
+    def put_blank(self) -> None:
+        if self.out and self.out[-1] != "" and not self.opener_last:
+            self.out.append("")
+
+    def dangling_indent(self, comment: _Comment, next_indent: int) -> int | None:
         """The indentation of a comment left at the end of a deeper block, if it is one."""
-        for i in reversed(last_code):
-            anchor = lines[i].anchor
+        for i in reversed(self.last_code):
+            anchor = self.lines[i].anchor
             if anchor is None:
                 continue
-            col = src.line(anchor).indent
+            col = self.src.line(anchor).indent
             if col <= comment.column:
-                deeper = col < comment.column and lines[i].opens_block
-                depth = lines[i].indent + (1 if deeper else 0)
+                deeper = col < comment.column and self.lines[i].opens_block
+                depth = self.lines[i].indent + (1 if deeper else 0)
                 return depth if depth > next_indent else None
         return None
 
-    def put_comment(comment: _Comment, indent: int) -> None:
-        nonlocal opener_last
-        if blank_before(comment.line):
-            put_blank()
-        out.append(_INDENT * indent + comment.text)
-        opener_last = False
+    def put_comment(self, comment: _Comment, indent: int) -> None:
+        if self.blank_before(comment.line):
+            self.put_blank()
+        self.out.append(_INDENT * indent + comment.text)
+        self.opener_last = False
 
-    pending = 0
-
-    def flush(upto: int | None, next_indent: int, separator: bool) -> None:
+    def flush(self, upto: int | None, next_indent: int, separator: bool) -> None:
         """Write the full-line comments before source line ``upto`` (all when None)."""
-        nonlocal pending
         leading: list[_Comment] = []
-        while pending < len(full) and (upto is None or full[pending].line < upto):
-            comment = full[pending]
-            pending += 1
-            depth = dangling_indent(comment, next_indent) if not leading else None
+        full = self.full
+        while self.pending < len(full) and (upto is None or full[self.pending].line < upto):
+            comment = full[self.pending]
+            self.pending += 1
+            depth = self.dangling_indent(comment, next_indent) if not leading else None
             if depth is not None:
-                put_comment(comment, depth)
+                self.put_comment(comment, depth)
             else:
                 leading.append(comment)
         if separator:
-            put_blank()
+            self.put_blank()
         for comment in leading:
-            put_comment(comment, next_indent)
+            self.put_comment(comment, next_indent)
 
-    for i, line in enumerate(lines):
-        is_item = i in item_starts
-        if line.anchor is not None:
-            flush(line.anchor, line.indent, is_item)
-            if blank_before(line.anchor):
-                put_blank()
-        elif is_item:
-            put_blank()
-        text = _INDENT * line.indent + line.text
-        if i in trailing:
-            text += "  " + " ".join(trailing[i])
-        out.append(text)
-        opener_last = line.opens_block
-        last_code.append(i)
-    flush(None, 0, False)
-    while out and out[-1] == "":
-        out.pop()
-    return "\n".join(out) + "\n" if out else ""
+    def render(self) -> str:
+        """The printed lines with the comments and blank lines put back."""
+        for i, line in enumerate(self.lines):
+            is_item = i in self.item_starts
+            if line.anchor is not None:
+                self.flush(line.anchor, line.indent, is_item)
+                if self.blank_before(line.anchor):
+                    self.put_blank()
+            elif is_item:
+                self.put_blank()
+            text = _INDENT * line.indent + line.text
+            if i in self.trailing:
+                text += "  " + " ".join(self.trailing[i])
+            self.out.append(text)
+            self.opener_last = line.opens_block
+            self.last_code.append(i)
+        self.flush(None, 0, False)
+        out = self.out
+        while out and out[-1] == "":
+            out.pop()
+        return "\n".join(out) + "\n" if out else ""
+
+
+def _render(printer: _Printer, src: _Source) -> str:
+    """Interleave the printed lines with the source's comments and kept blank lines."""
+    return _Renderer(printer, src).render()
 
 
 # ---------------------------------------------------------------------------- entry points
