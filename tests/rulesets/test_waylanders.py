@@ -22,6 +22,7 @@ SETUP_PROMPTS = (
     "Draft: pick an adventurer for your party",
     "Choose your party's emblem",
     "Choose your deployment area",
+    "How many torcs win? (7 is recommended for first games)",
 )
 
 
@@ -165,6 +166,7 @@ def test_the_draft_passes_the_rest_of_the_hand_to_the_left(rules: rulecraft.Rule
     your hand to the player on your left.\""""
     game = rules.new_game(seed=4, players=2)
     game.choose("opt1")  # the standard game
+    game.choose("7")  # 7 torcs
     hands = {seat: set(value(game, "you.hand.cards", seat)) for seat in (0, 1)}
     assert all(len(hand) == 5 for hand in hands.values())
     first = value(game, "seat(active)")
@@ -418,6 +420,11 @@ def test_one_roll_against_every_target_in_the_area(rules: rulecraft.Ruleset) -> 
         dice={"plain": [["blade", "blade"]], "auxiliary": ["event", "event"]},
     )
     play(game, "act:activate:iedain#1", "act:attack:4,2")
+    # "The player under attack will determine the order in which targeted units defend
+    # themselves."
+    assert game.decision is not None and game.decision.seat == 1
+    assert game.decision.prompt == "Which of your adventurers defends next?"
+    play(game, "sedna#1")
     rolls = [line for line in game.log if line.startswith("Rolled 1 plain")]
     assert len(rolls) == 1
     assert value(game, "count(units(you.next) where it.side == wounded)") == 2
@@ -909,3 +916,402 @@ def test_the_scenarios_cover_the_printed_examples() -> None:
         "capacity_with_rocks",
         "formation_keeps_last_slot",
     }
+
+
+# --------------------------------------------------------------- the torc goal
+def test_the_torc_goal_is_chosen_at_setup(rules: rulecraft.Ruleset) -> None:
+    """ "The number of required torcs (between 5 and 14) will depend on the players or the
+    chosen scenario. We recommend playing for 7 points during your first games." 7 is the
+    first option; a special scenario has its own goal and asks nothing."""
+    game = rules.new_game(seed=2, players=2)
+    game.choose("opt1")  # the standard game
+    assert game.decision is not None and game.decision.prompt.startswith("How many torcs win?")
+    assert options(game) == ["7", "5", "6", "8", "9", "10", "11", "12", "13", "14"]
+    game.choose("12")
+    assert value(game, "game.goal") == 12
+    tempest = setup_done(rules, seed=2, mode="Clash of the Tempest")
+    assert value(tempest, "game.goal") == 6
+
+
+# ------------------------------------------------------------------ combat order
+def test_a_fallen_attacker_is_counterattacked_once(rules: rulecraft.Ruleset) -> None:
+    """ "The player under attack will determine the order in which targeted units defend
+    themselves." A wounded Íedain rolls no hit against Dherghen and Äo: the first to defend
+    (the defender's choice) counterattacks and knocks him down; the second only blocks (one
+    knock-down, one torc)."""
+    game = position(
+        rules,
+        {"4,2": {"iedain#1": 0, "dherghen#1": 1, "ao#1": 1}},
+        cards={"iedain#1": {"owner": 0, "side": "wounded", "flags": []}},
+        dice={"plain": [[], []], "auxiliary": ["bonus", "arrow", "bonus", "arrow"]},
+    )
+    play(game, "act:activate:iedain#1", "act:attack:4,2")
+    assert game.decision is not None and game.decision.seat == 1
+    assert set(options(game)) == {"dherghen#1", "ao#1"}
+    play(game, "ao#1")
+    assert any("Äo counterattacks Íedain" in line for line in game.log)
+    assert any("Dherghen blocks the attack" in line for line in game.log)
+    assert value(game, "you.torcs", 1) == 1
+    assert value(game, "game.falls") == 1
+
+
+# ------------------------------------------------------------ formation timing
+UPLIFT = {
+    "3,1": {"elathor#1": 0},
+    "3,0": {"brigg#1": 0, "balor#1": 0},
+    "4,0": {"iedain#1": 0},
+    "3,5": {"dherghen#1": 1},
+}
+
+
+def test_uplifting_works_for_a_formation_declared_in_the_initial_phase(
+    rules: rulecraft.Ruleset,
+) -> None:
+    """ "Abilities meant for the initial turn phase can only be used if the formation is
+    declared before the first adventurer is active, or if it was already in place during the
+    previous turn." Elathor's emblem shares Uplifting ("At the beginning of the turn, all
+    fallen adventurers in a formation recover full health"); Balor lies in 3,0."""
+    game = position(
+        rules,
+        UPLIFT,
+        leaders=("elathor", "dherghen"),
+        cards={"balor#1": {"owner": 0, "side": "wounded", "flags": ["fallen"]}},
+        phase="initial",
+    )
+    play(game, "act:form:3,0")
+    assert value(game, "first(balor) has fallen") is False
+    assert value(game, "first(balor).side") == "healthy"
+
+
+def test_uplifting_does_not_work_for_a_formation_declared_at_the_end(
+    rules: rulecraft.Ruleset,
+) -> None:
+    """The same formation declared in the final phase lifts no one."""
+    game = position(
+        rules,
+        UPLIFT,
+        leaders=("elathor", "dherghen"),
+        cards={"balor#1": {"owner": 0, "side": "wounded", "flags": ["fallen"]}},
+        phase="final",
+    )
+    play(game, "act:form:3,0")
+    assert len(value(game, "you.formation")) == 3
+    assert value(game, "first(balor) has fallen") is True
+
+
+def test_allies_form_together_in_two_vs_two(rules: rulecraft.Ruleset) -> None:
+    """2 vs. 2: "Formations can be adopted by adventurers from both allied parties, but only
+    one formation can be adopted at a time ... Only the rules and abilities of the appointed
+    emblem's card are taken in to account." Íedain (seat 1, commanding, a wedge) forms with
+    Zaunk, his ally's adventurer, in a wing."""
+    game = position(
+        rules,
+        {
+            "3,1": {"iedain#1": 0},
+            "3,0": {"brigg#1": 0},
+            "4,0": {"zaunk#1": 2},
+            "0,3": {"dherghen#1": 1},
+            "0,6": {"ao#1": 3},
+        },
+        leaders=("iedain", "dherghen", "zaunk", "ao"),
+        ap=(4, 3, 2, 1),
+        mode="2 vs 2",
+    )
+    game.arrange(players={0: {"flags": ["commanding"]}})
+    game.arrange(active=0, phase="initial")
+    assert "act:form:4,0" in options(game)
+    play(game, "act:form:4,0")
+    assert value(game, "in_formation(first(zaunk))") is True
+    assert value(game, "formation_gives(first(zaunk), wedge)") is True
+    # The ally's own emblem cannot start a second formation.
+    assert value(game, "can_form(first(players where seat(it) == 2))") is False
+
+
+# ------------------------------------------------------------------------ events
+def test_event_decks_follow_the_game(rules: rulecraft.Ruleset) -> None:
+    """ "start by shuffling the basic deck (6 cards included in the Veteran on the
+    Battlefront set) ... you can also add another set of event cards to the deck." "Clash
+    of the Tempest is an epic scenario with 8 event cards". The box holds 30 event cards:
+    6 + 8 Battle at Twilight + 8 Tempest + 4 Marshlands + 4 Riverbank (the last two sets
+    authored)."""
+    standard = setup_done(rules)
+    assert value(standard, "count(event_deck) + count(box where it.kind == event)") == 30
+    for game, expected in (
+        (standard, {"veteran": 6, "twilight": 8}),
+        (setup_done(rules, mode="Clash of the Tempest"), {"veteran": 6, "tempest": 8}),
+        (setup_done(rules, mode="The Riverbank"), {"veteran": 6, "river": 4}),
+        (setup_done(rules, players=4, mode="The Marshlands"), {"veteran": 6, "marsh": 4}),
+    ):
+        counted = {
+            s: value(game, f"count(event_deck where it.event_set == {s})")
+            for s in ("veteran", "twilight", "tempest", "marsh", "river")
+        }
+        assert {s: n for s, n in counted.items() if n} == expected
+
+
+def draw_instant(
+    rules: rulecraft.Ruleset,
+    card: str,
+    placement: dict[str, dict[str, int]],
+    event_dice: tuple[Any, ...] = (),
+    **kwargs: Any,
+) -> Game:
+    """Seat 0 draws the instant event ``card``: Íedain, with Balor and Elathor in his area
+    (6,0, plain), attacks Bhlagh there; both support dice show an event ("If a player rolling
+    two auxiliary dice rolls 1 or 2 event symbols, they must draw a card"), no die a hit, so
+    the battle is a tie. ``event_dice`` are the auxiliary faces the event itself rolls."""
+    attack = {"6,0": {"iedain#1": 0, "balor#1": 0, "elathor#1": 0, "bhlagh#1": 1}}
+    game = position(
+        rules,
+        {**attack, **placement},
+        zones={"event_deck": [card]},
+        dice={"plain": [[], []], "auxiliary": ["event", "event", *event_dice, "arrow"]},
+        **kwargs,
+    )
+    play(game, "act:activate:iedain#1", "act:attack:6,0")
+    return game
+
+
+def test_thunderclap_strikes_next_to_the_storm(rules: rulecraft.Ruleset) -> None:
+    """Thunderclap (Tempest, authored): "the storm strikes an area next to the storm tile, of
+    your choice ... 1 torc for each enemy knocked down"."""
+    game = draw_instant(
+        rules,
+        "thunderclap#1",
+        {"4,2": {"dherghen#1": 1}},
+        cards={"dherghen#1": {"owner": 1, "side": "wounded", "flags": []}},
+        mode="Clash of the Tempest",
+    )
+    assert game.decision is not None
+    assert game.decision.prompt == "Thunderclap: where does the storm strike?"
+    play(game, "4,2")
+    assert value(game, "first(dherghen) has fallen") is True
+    assert value(game, "you.torcs") == 1
+
+
+def test_eye_of_the_storm_heals_round_the_storm(rules: rulecraft.Ruleset) -> None:
+    """Eye of the Storm (Tempest, authored): "every wounded standing adventurer of yours on
+    the storm tile or next to it recovers full health"."""
+    game = draw_instant(
+        rules,
+        "eye_of_the_storm#1",
+        {"4,2": {"brigg#1": 0}, "0,3": {"ao#1": 0}},
+        cards={
+            "brigg#1": {"owner": 0, "side": "wounded", "flags": []},
+            "ao#1": {"owner": 0, "side": "wounded", "flags": []},
+        },
+        mode="Clash of the Tempest",
+    )
+    assert value(game, "first(brigg).side") == "healthy"
+    assert value(game, "first(ao).side") == "wounded"
+
+
+def test_hailstorm_wounds_the_lone_in_the_mountains(rules: rulecraft.Ruleset) -> None:
+    """Hailstorm (Tempest, authored): "every healthy adventurer standing alone in a mountain
+    area, whatever its party, is wounded (no one falls)"."""
+    game = draw_instant(
+        rules,
+        "hailstorm#1",
+        {"4,0": {"dherghen#1": 1}, "1,3": {"brigg#1": 0}, "5,2": {"ao#1": 1, "zaunk#1": 1}},
+        mode="Clash of the Tempest",
+    )
+    assert value(game, "first(dherghen).side") == "wounded"
+    assert value(game, "first(brigg).side") == "wounded"
+    assert value(game, "count([first(ao), first(zaunk)] where it.side == healthy)") == 2
+    assert value(game, "game.falls") == 0
+
+
+def test_tailwind_moves_for_free(rules: rulecraft.Ruleset) -> None:
+    """Tailwind (Tempest, authored): "one of your standing adventurers may move to an
+    adjacent visible area with room, without spending action points"."""
+    game = draw_instant(rules, "tailwind#1", {"0,3": {"brigg#1": 0}}, mode="Clash of the Tempest")
+    ap = value(game, "you.ap")
+    play(game, "opt1", "brigg#1", "1,2")
+    assert value(game, "first(brigg).space") == "s:1,2"
+    assert value(game, "you.ap") == ap
+
+
+def test_call_the_lightning_invokes_the_tempest_again(rules: rulecraft.Ruleset) -> None:
+    """Call the Lightning (Tempest, authored): "Cost 1 action point: if your active
+    adventurer stands on the storm tile, invoke the tempest once more"."""
+    game = position(
+        rules,
+        {"4,3": {"iedain#1": 0}, "4,2": {"dherghen#1": 1}},
+        cards={"dherghen#1": {"owner": 1, "side": "wounded", "flags": []}},
+        zones={"event_hand": {0: ["call_the_lightning#1"]}},
+        dice={"auxiliary": ["bonus"]},
+        mode="Clash of the Tempest",
+    )
+    play(game, "act:activate:iedain#1", "act:play_event:call_the_lightning#1", "4,2")
+    assert value(game, "first(dherghen) has fallen") is True
+    assert value(game, "you.ap") == 3 and value(game, "you.used") == 1
+    assert value(game, "count(you.event_hand)") == 0
+
+
+def test_storm_cloak_and_mist_veil_hide_until_your_next_turn(rules: rulecraft.Ruleset) -> None:
+    """Storm Cloak (Tempest) and Mist Veil (Marshlands), authored: "until the start of your
+    next turn, ... can only be attacked from its own area"."""
+    game = position(
+        rules,
+        {"4,1": {"iedain#1": 0}, "4,2": {"dherghen#1": 1}, "0,3": {"brigg#1": 0}},
+        zones={"event_hand": {0: ["storm_cloak#1", "mist_veil#1"]}},
+    )
+    play(game, "act:activate:iedain#1", "act:play_event:storm_cloak#1")
+    # Íedain in the forest 4,1 cannot be attacked from 4,2 any more.
+    assert value(game, "count(targets(first(dherghen), space_at(4, 1)))") == 0
+    play(game, "act:play_event:mist_veil#1")
+    assert value(game, "first(brigg) has cloaked") is False  # 0,3 is no forest
+    game.arrange(active=0, phase="initial")
+    assert value(game, "first(iedain) has cloaked") is False
+
+
+def test_charged_air_adds_two_hits(rules: rulecraft.Ruleset) -> None:
+    """Charged Air (Tempest, authored): "Cost 1 action point: your next attack this turn
+    counts 2 more hits"."""
+    game = position(
+        rules,
+        {"4,2": {"iedain#1": 0, "bhlagh#1": 1}},
+        zones={"event_hand": {0: ["charged_air#1"]}},
+        dice={"plain": [[], []], "auxiliary": ["arrow"]},
+    )
+    play(game, "act:activate:iedain#1", "act:play_event:charged_air#1", "act:attack:4,2")
+    assert any("Íedain attacks 4,2 with 2 hits" in line for line in game.log)
+    assert value(game, "first(bhlagh).side") == "wounded"
+    assert value(game, "you.helped") == 0
+
+
+def test_flash_flood_pushes_an_enemy(rules: rulecraft.Ruleset) -> None:
+    """Flash Flood (Tempest, authored): "push an enemy adventurer in your active adventurer's
+    area or an adjacent visible area to an adjacent visible area of your choice with
+    room"."""
+    game = position(
+        rules,
+        {"4,2": {"iedain#1": 0}, "5,2": {"dherghen#1": 1}},
+        zones={"event_hand": {0: ["flash_flood#1"]}},
+    )
+    play(game, "act:activate:iedain#1", "act:play_event:flash_flood#1")
+    assert game.decision is not None and game.decision.prompt == "Flash Flood: where to?"
+    play(game, "6,1")
+    assert value(game, "first(dherghen).space") == "s:6,1"
+
+
+def test_will_o_the_wisp_lures_a_lone_enemy(rules: rulecraft.Ruleset) -> None:
+    """Will-o'-the-Wisp (Marshlands, authored): "an enemy adventurer standing alone in a
+    forest or swamp area ... faces a surprise attack (two auxiliary dice; no torc for a
+    knock-down)"."""
+    game = draw_instant(
+        rules,
+        "will_o_the_wisp#1",
+        {"5,0": {"dherghen#1": 1}},
+        event_dice=("bonus", "bonus", "arrow", "arrow"),
+        cards={"dherghen#1": {"owner": 1, "side": "wounded", "flags": []}},
+    )
+    assert value(game, "first(dherghen) has fallen") is True
+    assert value(game, "you.torcs") == 0
+
+
+def test_sinking_mud_costs_the_next_player_a_point(rules: rulecraft.Ruleset) -> None:
+    """Sinking Mud (Marshlands, authored): "the player on your left loses 1 action point"."""
+    game = draw_instant(rules, "sinking_mud#1", {})
+    assert value(game, "you.next.ap") == 2
+
+
+def test_marsh_guide_makes_swamps_cost_plain_points(rules: rulecraft.Ruleset) -> None:
+    """Marsh Guide (Marshlands, authored): "this turn, your active adventurer's moves into
+    swamp areas cost its plain terrain points". Brigg: forest 1 + mountain 1, plain 0."""
+    game = position(
+        rules,
+        {
+            "4,2": {"brigg#1": 0},
+            "0,3": {"dherghen#1": 1},
+            "6,0": {"zaunk#1": 2},
+            "0,6": {"ao#1": 3},
+        },
+        leaders=("brigg", "dherghen", "zaunk", "ao"),
+        ap=(4, 3, 2, 1),
+        zones={"event_hand": {0: ["marsh_guide#1"]}},
+        mode="The Marshlands",
+    )
+    assert value(game, "move_cost(you.leader, space_at(3, 2))") == 2
+    play(game, "act:activate:brigg#1", "act:play_event:marsh_guide#1")
+    assert value(game, "move_cost(you.leader, space_at(3, 2))") == 0
+
+
+def test_the_river_rises(rules: rulecraft.Ruleset) -> None:
+    """The River Rises (Riverbank, authored): "every healthy adventurer standing in a river
+    area, whatever its party, is wounded (no one falls)"."""
+    game = draw_instant(
+        rules,
+        "river_rises#1",
+        {"3,2": {"dherghen#1": 1}, "3,4": {"brigg#1": 0}, "2,3": {"ao#1": 1}},
+        mode="The Riverbank",
+    )
+    assert value(game, "first(dherghen).side") == "wounded"
+    assert value(game, "first(brigg).side") == "wounded"
+    assert value(game, "first(ao).side") == "healthy"
+
+
+def test_the_ferryman_crosses_to_the_far_bank(rules: rulecraft.Ruleset) -> None:
+    """Ferryman (Riverbank, authored): "one of your standing adventurers in a river area may
+    cross to an adjacent area with room on the enemy's side of the river". Seat 1 deployed
+    on 0,3: the far bank is east of the river (q > 3)."""
+    game = draw_instant(rules, "ferryman#1", {"3,2": {"brigg#1": 0}}, mode="The Riverbank")
+    game.arrange(players={0: {"fields": {"home": "s:0,3"}}, 1: {"fields": {"home": "s:6,3"}}})
+    play(game, "opt1")
+    assert set(options(game)) == {"4,1", "4,2"}
+    play(game, "4,1")
+    assert value(game, "first(brigg).space") == "s:4,1"
+
+
+def test_war_horn_lifts_every_fallen_in_the_area(rules: rulecraft.Ruleset) -> None:
+    """War Horn (Riverbank, authored): "every fallen adventurer of yours in your active
+    adventurer's area stands up wounded, as long as there is room"."""
+    game = position(
+        rules,
+        {"4,2": {"iedain#1": 0, "brigg#1": 0, "balor#1": 0}, "0,3": {"dherghen#1": 1}},
+        cards={
+            "brigg#1": {"owner": 0, "side": "wounded", "flags": ["fallen"]},
+            "balor#1": {"owner": 0, "side": "wounded", "flags": ["fallen"]},
+        },
+        zones={"event_hand": {0: ["war_horn#1"]}},
+    )
+    play(game, "act:activate:iedain#1", "act:play_event:war_horn#1")
+    assert value(game, "count(units(you) where it has fallen)") == 0
+    assert value(game, "first(balor) has activated") is True
+
+
+def test_arrow_volley_wounds_enemies_in_the_river(rules: rulecraft.Ruleset) -> None:
+    """Arrow Volley (Riverbank, authored): "every healthy enemy adventurer standing in a river
+    area your active adventurer sees, up to 2 areas away, is wounded"."""
+    game = position(
+        rules,
+        {"4,2": {"iedain#1": 0}, "3,2": {"dherghen#1": 1}, "3,5": {"ao#1": 1}},
+        zones={"event_hand": {0: ["arrow_volley#1"]}},
+        mode="The Riverbank",
+    )
+    play(game, "act:activate:iedain#1", "act:play_event:arrow_volley#1")
+    assert value(game, "first(dherghen).side") == "wounded"
+    assert value(game, "first(ao).side") == "healthy"  # 3 areas away
+
+
+def test_a_hand_card_is_named_to_its_holder_only(rules: rulecraft.Ruleset) -> None:
+    """Hand cards "are not read out loud": the other player reads that a card is played, and
+    its name once it lies in the discard pile ("Once a card has been used, it must be
+    discarded"). Cover of Darkness (Battle at Twilight, authored): "your active adventurer
+    may travel once more this activation"."""
+    game = position(
+        rules,
+        {"4,2": {"iedain#1": 0}, "0,3": {"dherghen#1": 1}},
+        zones={"event_hand": {0: ["cover_of_darkness#1"]}},
+        ap=(6, 3),
+    )
+    play(game, "act:activate:iedain#1", "act:travel:4,1", "act:travel:4,2")
+    assert not any(o.startswith("act:travel:") for o in options(game))
+    assert game.decision is not None
+    labels = {o.id: o.label for o in game.decision.options}
+    assert labels["act:play_event:cover_of_darkness#1"] == "Play Cover of Darkness"
+    play(game, "act:play_event:cover_of_darkness#1")
+    assert any(o.startswith("act:travel:") for o in options(game))
+    assert "Player 1: Play Cover of Darkness" in game.log_for(0)
+    assert "Player 1: Play a card" in game.log_for(1)
+    assert "Player 1 plays Cover of Darkness" in game.log_for(1)
