@@ -28,11 +28,12 @@ from __future__ import annotations
 
 import dataclasses
 import itertools
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from rulecraft.compile.fields import static_kind
+from rulecraft.errors import RuleError
 from rulecraft.language import ast
 from rulecraft.runtime import engine as E
 from rulecraft.runtime.builtins import BUILTINS, get_field, multiply
@@ -126,6 +127,20 @@ def _coord(ctx: E.Ctx, o: Any, axis: int, name: str) -> Any:
     return get_field(ctx, o, name)
 
 
+def names_a_flag(word: str, locals_: Iterable[str]) -> bool:
+    """In ``X has WORD``, does ``WORD`` stand for a flag's name held by a variable (a
+    definition's parameter, a ``let``, a loop variable) rather than for the flag ``WORD``?"""
+    return word not in ("you", "this") and word in locals_
+
+
+def has_named_flag(ctx: E.Ctx, subject: Any, flag: Any, variable: str) -> bool:
+    """``X has t`` where the variable ``t`` holds the flag's name."""
+    if type(flag) is not str:
+        shown = E.public_text(ctx, flag)
+        raise RuleError(f"'has {variable}' needs the name of a flag in {variable}, not {shown}")
+    return E.has_flag(ctx, subject, flag)
+
+
 def _helpers() -> dict[str, Any]:
     from rulecraft.compile.compiler import _add, _num  # compiler.py imports this module
 
@@ -139,6 +154,7 @@ def _helpers() -> dict[str, Any]:
         "multiply": multiply,
         "get_field": get_field,
         "has_flag": E.has_flag,
+        "has_named_flag": has_named_flag,
         "as_list": E.as_list,
         "seat_of": E.seat_of,
     }
@@ -205,7 +221,7 @@ class _Generator:
         if isinstance(e, ast.Binary):
             return self.binary(e, env)
         if isinstance(e, ast.Has):
-            return f"has_flag(ctx, {self.expr(e.obj, env)}, {e.flag!r})"
+            return self.has(e, env)
         if isinstance(e, ast.Where):
             return self.where(e, env)
         if isinstance(e, ast.ListExpr):
@@ -218,6 +234,15 @@ class _Generator:
             otherwise = self.expr(e.otherwise, env)
             return f"({then} if {condition} else {otherwise})"
         return self.fallback(e, env)
+
+    def has(self, e: ast.Has, env: Env) -> str:
+        obj = self.expr(e.obj, env)
+        flag = e.flag
+        if flag in env.pyvars:  # an inlined parameter names the flag
+            return f"has_named_flag(ctx, {obj}, {env.pyvars[flag]}, {flag!r})"
+        if names_a_flag(flag, env.loc_names):
+            return f"has_named_flag(ctx, {obj}, loc.get({flag!r}), {flag!r})"
+        return f"has_flag(ctx, {obj}, {flag!r})"
 
     def name(self, e: ast.Name, env: Env) -> str:
         n = e.name
@@ -290,7 +315,7 @@ class _Generator:
             raise GiveUp
         n = e.func.name
         c = self.c
-        if n in ("map", "chance", "every") and n not in c.defines:
+        if n in ("map", "chance", "every", "flatten") and n not in c.defines:
             return self.fallback(e, env)
         if n in c.defines:
             if len(c.defines[n].params) != len(e.args):
@@ -432,6 +457,8 @@ def _reads_any(e: ast.Expr, names: set[str]) -> bool:
     """Does ``e`` read one of ``names`` (or might it: an interpolated text)?"""
     if isinstance(e, ast.Name):
         return e.name in names
+    if isinstance(e, ast.Has) and e.flag in names:  # x has t: t's value names the flag
+        return True
     if isinstance(e, ast.TextLit):
         return "{" in e.text.default or any("{" in t for _, t in e.text.translations)
     for f in dataclasses.fields(e):

@@ -18,7 +18,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable
 from typing import Any
 
-from rulecraft.compile import codegen, every
+from rulecraft.compile import codegen, every, flatten
 from rulecraft.compile.amounts import _is_qty, _unit_span
 from rulecraft.compile.checks import (
     check_enum_shadows,
@@ -385,6 +385,10 @@ class Compiler:
         if isinstance(e, ast.Has):
             obj = self.expr(e.obj, scope)
             flag = e.flag
+            if codegen.names_a_flag(flag, scope.locals):
+                # a parameter, let or loop variable: its value is the flag's name
+                self.used_names.add(flag)
+                return lambda ctx: codegen.has_named_flag(ctx, obj(ctx), ctx.loc.get(flag), flag)
             self.flags_tested.append((flag, e.span))
             return lambda ctx: E.has_flag(ctx, obj(ctx), flag)
         if isinstance(e, ast.Where):
@@ -641,6 +645,8 @@ class Compiler:
             return self.chance(e, scope)
         if n == every.EVERY and n not in self.defines:
             return every.compile_every(self, e, scope)
+        if n == flatten.FLATTEN and n not in self.defines:
+            return flatten.compile_flatten(self, e, scope)
         args = [self.expr(a, scope) for a in e.args]
         if n in self.defines:
             d = self.defines[n]
@@ -715,7 +721,7 @@ class Compiler:
                 e.span,
             )
             return lambda ctx: None
-        functions = [*self.defines, *BUILTINS, "map", "chance", every.EVERY]
+        functions = [*self.defines, *BUILTINS, "map", "chance", every.EVERY, flatten.FLATTEN]
         self._unknown(n, e.func.span, functions, "function")
         return lambda ctx: None
 

@@ -151,7 +151,7 @@ def _name_items(
     for name in sorted(SPECIAL_NAMES):
         out.setdefault(name, lsp.CompletionItem(label=name, kind=lsp.CompletionItemKind.Constant))
     # the built-ins of the runtime, and those the compiler handles itself
-    for name in sorted({*BUILTINS, "map", "chance", "every"}):
+    for name in sorted({*BUILTINS, "map", "chance", "every", "flatten"}):
         function = lsp.CompletionItemKind.Function
         out.setdefault(name, lsp.CompletionItem(label=name, kind=function, detail="built-in"))
     for word in keywords():
