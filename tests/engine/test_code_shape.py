@@ -21,8 +21,6 @@ MAX_LINES = 80
 #: only shrinks: a function split below the limit must be struck from it (tested below).
 KNOWN_LONG: frozenset[str] = frozenset(
     {
-        "rulecraft/compile/compiler.py:closure_expr",
-        "rulecraft/compile/compiler.py:call",
         "rulecraft/runtime/instructions.py:_menu",
         "rulecraft/runtime/instructions.py:menu",
         "rulecraft/runtime/map.py:build_map",
