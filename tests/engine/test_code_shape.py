@@ -81,3 +81,28 @@ def test_lengths_count_from_def_to_the_last_line_without_decorators(tmp_path: Pa
         ("m.py", 5, "g", 2),
         ("m.py", 11, "method", 2),
     ]
+
+
+def test_every_node_type_has_the_function_that_compiles_it() -> None:
+    """The compiler finds the function for a node through a registry by the node's type
+    (issue 11: 'a statement compiler with one function per statement type found through a
+    registry'): a node type added to the syntax tree without its function is found here,
+    not by a ruleset whose member or item is silently skipped."""
+    from rulecraft.compile.components import MEMBERS
+    from rulecraft.compile.control import CONTROL
+    from rulecraft.compile.declarations import COLLECTORS
+    from rulecraft.compile.expressions import EXPRESSIONS
+    from rulecraft.language import ast as syntax
+
+    def node_types(base: type) -> set[type]:
+        return {
+            t
+            for t in vars(syntax).values()
+            if isinstance(t, type) and issubclass(t, base) and t is not base
+        }
+
+    assert node_types(syntax.Expr) == set(EXPRESSIONS)
+    assert node_types(syntax.Stmt) == set(CONTROL)
+    assert node_types(syntax.Member) == set(MEMBERS)
+    # an include is resolved by the pipeline (its file's items join the units)
+    assert node_types(syntax.Item) - {syntax.Include} == set(COLLECTORS)
