@@ -29,6 +29,7 @@ from typing import Any
 
 from rulecraft.rng import Rng, randbelow
 from rulecraft.runtime import engine as E
+from rulecraft.runtime import ids
 from rulecraft.runtime.engine import Ctx
 from rulecraft.suggest import did_you_mean
 
@@ -368,7 +369,7 @@ def _zone_key(ctx: Ctx, name: str, seat: int | None, where: str = "") -> str:
     spec = prog.zones.get(name)
     if spec is None:
         if prog.map is not None and name in prog.map.spaces and seat is None:
-            return f"s:{name}"
+            return ids.space_id(name)
         hint = did_you_mean(name, prog.zones)
         also = f" (did you mean {hint!r}?)" if hint else ""
         raise ValueError(f"setup: {where}: no zone or map space {name!r}{also}")

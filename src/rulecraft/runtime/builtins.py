@@ -9,6 +9,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
+from rulecraft.runtime import ids
 from rulecraft.runtime import map as spatial
 from rulecraft.runtime.engine import (
     MAX_NUMBER,
@@ -28,6 +29,7 @@ from rulecraft.runtime.engine import (
     zone_name,
     zone_owner,
 )
+from rulecraft.runtime.ids import COPY, DEFINITION, PLAYER, SPACE, ZONE
 from rulecraft.runtime.values import COMPONENT_FIELDS
 
 
@@ -35,7 +37,7 @@ def player_field(ctx: Ctx, seat: int, field: str) -> Any:
     prog = ctx.prog
     zone = prog.zones.get(field)
     if zone is not None:
-        return f"z:{field}@{seat}" if zone.per_player else f"z:{field}"
+        return ids.zone_key(field, seat if zone.per_player else None)
     if field in prog.resources:
         return res_get(ctx, player(seat), field)
     n = ctx.st["players"]
@@ -63,7 +65,7 @@ def comp_field(ctx: Ctx, cid: str, field: str) -> Any:
     if field == "id":
         return cid
     if field == "def":
-        return "d:" + comp["d"]
+        return ids.def_id(comp["d"])
     if field == "kind":
         return ctx.prog.defs[comp["d"]].kind
     if field == "owner":
@@ -74,7 +76,7 @@ def comp_field(ctx: Ctx, cid: str, field: str) -> Any:
     if field == "zone":
         return comp["z"]
     if field == "space":
-        return comp["z"] if comp["z"].startswith("s:") else None
+        return comp["z"] if ids.is_space(comp["z"]) else None
     if field in ("side", "face"):
         return comp.get("s")
     if field == "exhausted":
@@ -87,9 +89,9 @@ def comp_field(ctx: Ctx, cid: str, field: str) -> Any:
         pile = ctx.st["zones"].get(comp["z"], [])
         return pile.index(cid) if cid in pile else -1
     if field == "used":
-        prefix = f"turn|ab:{cid}:"
+        prefix = "turn|" + ids.ability_option_prefix(cid)
         return any(k.startswith(prefix) for k in ctx.st["used"])
-    if field in ("x", "y", "terrain") and comp["z"].startswith("s:"):
+    if field in ("x", "y", "terrain") and ids.is_space(comp["z"]):
         return space_field(ctx, comp["z"], field)
     return _comp_own_field(ctx, cid, comp, field)
 
@@ -116,7 +118,7 @@ def space_field(ctx: Ctx, key: str, field: str) -> Any:
     mp = ctx.prog.map
     if mp is None:
         raise RuleError("this ruleset has no map")
-    sid = key[2:]
+    sid = ids.space_name(key)
     if field == "x":
         return mp.coords[sid][0]
     if field == "y":
@@ -128,7 +130,7 @@ def space_field(ctx: Ctx, key: str, field: str) -> Any:
     if field in ("pieces", "cards"):
         return list(ctx.st["zones"].get(key, ()))
     if field == "neighbors":
-        return ["s:" + n for n in mp.adjacency.get(sid, ())]
+        return [ids.space_id(n) for n in mp.adjacency.get(sid, ())]
     if field == "cost":
         return mp.costs.get(mp.terrain.get(sid, ""), 1)
     if field == "empty":
@@ -162,22 +164,23 @@ def get_field(ctx: Ctx, obj: Any, field: str) -> Any:
     if obj is None:
         return None
     if isinstance(obj, str):
-        # One slice tells the sort of id apart (read at every field access of every rule).
+        # One slice tells the sort of id apart (read at every field access of every rule):
+        # the ids module's constants compared in place, not its is_* functions (a call each).
         head = obj[:2]
-        if head[:1] == "@":
-            return player_field(ctx, int(obj[1:]), field)
-        if head == "z:":
+        if head[:1] == PLAYER:
+            return player_field(ctx, ids.seat_of(obj), field)
+        if head == ZONE:
             return zone_field(ctx, obj, field)
-        if head == "s:":
+        if head == SPACE:
             return space_field(ctx, obj, field)
-        if head == "d:":
-            d = ctx.prog.defs[obj[2:]]
+        if head == DEFINITION:
+            d = ctx.prog.defs[ids.def_name(obj)]
             if field == "name":
                 return d.name
             if field == "kind":
                 return d.kind
             return d.attributes.get(field)
-        if "#" in obj:  # is_comp(obj): the prefixes it excludes are excluded above
+        if COPY in obj:  # ids.is_component(obj): the prefixes it excludes are excluded above
             return comp_field(ctx, obj, field)
         raise RuleError(f"{obj!r} has no field {field!r}")
     if isinstance(obj, dict):

@@ -27,6 +27,8 @@ from rulecraft.errors import ZONE_FULL as ZONE_FULL
 from rulecraft.errors import IllegalChoice as IllegalChoice
 from rulecraft.errors import RuleError as RuleError
 from rulecraft.rng import Rng, randbelow, shuffled
+from rulecraft.runtime import ids
+from rulecraft.runtime.ids import SPACE
 from rulecraft.runtime.program import Program, Routine, TriggerSpec
 from rulecraft.runtime.state import STATE_VERSION, State, clone_state
 
@@ -63,58 +65,23 @@ class Ctx:
 
 
 # ---------------------------------------------------------------------------- values
-def player(seat: int) -> str:
-    return f"@{seat}"
-
-
-def seat_of(value: Any) -> int:
-    if isinstance(value, str) and value.startswith("@"):
-        return int(value[1:])
-    if isinstance(value, int) and not isinstance(value, bool):
-        return value
-    raise RuleError(f"expected a player, got {value!r}")
+# The id encodings live in runtime/ids.py; the engine's names for them are kept because
+# the rest of the runtime (and tests) read them as E.player, E.seat_of, E.zone_name, ...
+player = ids.player_id
+seat_of = ids.seat_of
+zone_name = ids.zone_name
+zone_owner = ids.zone_owner
+is_comp = ids.is_component
 
 
 def zone_key(prog: Program, name: str, seat: int | None) -> str:
+    """The key of zone ``name`` of the program, of ``seat`` when every player has one."""
     spec = prog.zones[name]
     if spec.per_player:
         if seat is None:
             raise RuleError(f"zone {name!r} belongs to a player: say whose")
-        return f"z:{name}@{seat}"
-    return f"z:{name}"
-
-
-#: Zone keys already taken apart (``z:hand@1`` -> ``hand`` and seat 1): legal-move
-#: generation asks for every zone and card at every decision, and a game has few keys
-#: (zones times seats, plus spaces).  Bounded all the same; past the bound keys are split
-#: each time, as before.
-_ZONE_NAMES: dict[str, str] = {}
-_ZONE_OWNERS: dict[str, int | None] = {}
-_ZONE_CACHE_BOUND = 1 << 16
-
-
-def zone_name(key: str) -> str:
-    """``z:hand@1`` -> ``hand``; a space key stays as it is."""
-    name = _ZONE_NAMES.get(key)
-    if name is None:
-        name = key[2:].split("@", 1)[0] if key.startswith("z:") else key
-        if len(_ZONE_NAMES) < _ZONE_CACHE_BOUND:
-            _ZONE_NAMES[key] = name
-    return name
-
-
-def zone_owner(key: str) -> int | None:
-    """``z:hand@1`` -> 1; a shared zone or a space has no owner (``None``)."""
-    if key in _ZONE_OWNERS:
-        return _ZONE_OWNERS[key]
-    owner = int(key.rsplit("@", 1)[1]) if key.startswith("z:") and "@" in key else None
-    if len(_ZONE_OWNERS) < _ZONE_CACHE_BOUND:
-        _ZONE_OWNERS[key] = owner
-    return owner
-
-
-def is_comp(value: Any) -> bool:
-    return isinstance(value, str) and "#" in value and not value.startswith(("z:", "s:", "@"))
+        return ids.zone_key(name, seat)
+    return ids.zone_key(name)
 
 
 def comp_name(ctx: Ctx, cid: str) -> Any:
@@ -135,19 +102,19 @@ def text_of(ctx: Ctx, value: Any) -> str:
     if isinstance(value, dict):
         return str(value.get(ctx.lang) or value.get("", ""))
     if isinstance(value, str):
-        if value.startswith("@"):
-            return f"Player {int(value[1:]) + 1}"
-        if value.startswith("s:"):
-            return value[2:]
-        if value.startswith("z:"):
+        if ids.is_player(value):
+            return f"Player {ids.seat_of(value) + 1}"
+        if ids.is_space(value):
+            return ids.space_name(value)
+        if ids.is_zone(value):
             name = zone_name(value)
             label = ctx.prog.zones[name].label if name in ctx.prog.zones else {}
             owner = zone_owner(value)
             base = str(label.get(ctx.lang) or label.get("") or name)
             return base if owner is None else f"{base} of Player {owner + 1}"
-        if value.startswith("d:"):
-            d = ctx.prog.defs.get(value[2:])
-            return text_of(ctx, d.name) if d else value[2:]
+        if ids.is_def(value):
+            d = ctx.prog.defs.get(ids.def_name(value))
+            return text_of(ctx, d.name) if d else ids.def_name(value)
         if is_comp(value) and value in ctx.st["comps"]:
             return text_of(ctx, comp_name(ctx, value))
         return value
@@ -220,7 +187,7 @@ def visible_to(ctx: Ctx, cid: str, seat: int | None) -> bool:
     if comp.get("down"):
         return bool(comp.get("seen") and seat in comp["seen"])
     key = comp["z"]
-    if key[:2] == "s:":
+    if key[:2] == SPACE:  # ids.is_space(key), without a call (read for every card shown)
         return True
     spec = ctx.prog.zones.get(zone_name(key))
     if spec is None or spec.visibility == "public":
@@ -239,7 +206,7 @@ def public_props(ctx: Ctx, cid: str) -> dict[str, Any]:
     this copy: what every seat may know of a card it cannot see (where it lies).  Only
     values set on the copy count: a definition's attribute would tell the card apart."""
     comp = ctx.st["comps"][cid]
-    spec = ctx.prog.zones.get(zone_name(comp["z"])) if comp["z"].startswith("z:") else None
+    spec = ctx.prog.zones.get(zone_name(comp["z"])) if ids.is_zone(comp["z"]) else None
     if spec is None or not spec.public_fields:
         return {}
     props = comp["p"]
@@ -279,7 +246,7 @@ def is_active(ctx: Ctx, cid: str) -> bool:
     if kind is None:
         return False
     key = comp["z"]
-    where = "map" if key[:2] == "s:" else zone_name(key)
+    where = "map" if key[:2] == SPACE else zone_name(key)
     if where not in kind.active_in or comp.get("down"):
         return False
     if kind.active_if is not None:
@@ -383,7 +350,7 @@ def has_flag(ctx: Ctx, subject: Any, flag: str) -> bool:
     st = ctx.st
     if subject is None:
         return flag in st["gflags"]
-    if isinstance(subject, str) and subject.startswith("@"):
+    if ids.is_player(subject):
         return flag in st["pflags"][seat_of(subject)]
     if is_comp(subject):
         comp = st["comps"][subject]
@@ -421,16 +388,16 @@ def has_flag(ctx: Ctx, subject: Any, flag: str) -> bool:
 def as_list(ctx: Ctx, value: Any) -> list[Any]:
     """A value used as a collection: a zone gives its contents, a list itself."""
     if type(value) is list:
-        if value and type(value[0]) is str and value[0][:2] == "z:":
+        if value and ids.is_zone(value[0]):
             # a list of zones (opponents.board): their contents, one after the other
             zones = ctx.st["zones"]
             return [c for key in value for c in zones.get(key, ())]
         return value
     if type(value) is str:
-        if value[1:2] == ":" and value[0] in "zs":
+        if ids.is_place(value):
             return list(ctx.st["zones"].get(value, ()))
-        if value.startswith("d:"):
-            return list(ctx.by_def.get(value[2:], ()))
+        if ids.is_def(value):
+            return list(ctx.by_def.get(ids.def_name(value), ()))
     if value is None:
         return []
     return [value]
@@ -447,7 +414,7 @@ def move_comp(ctx: Ctx, cid: str, dest: str, position: str | None = None) -> Non
         with contextlib.suppress(ValueError):
             zones[src].remove(cid)
     pile = zones.setdefault(dest, [])
-    spec = ctx.prog.zones.get(zone_name(dest)) if dest.startswith("z:") else None
+    spec = ctx.prog.zones.get(zone_name(dest)) if ids.is_zone(dest) else None
     if spec is not None and spec.capacity is not None and len(pile) >= spec.capacity:
         # A full zone refuses the component: it stays where it was.
         zones[src].append(cid)
@@ -457,7 +424,7 @@ def move_comp(ctx: Ctx, cid: str, dest: str, position: str | None = None) -> Non
     else:
         pile.append(cid)
     comp["z"] = dest
-    if src != dest and src.startswith("z:"):
+    if src != dest and ids.is_zone(src):
         left = ctx.prog.zones.get(zone_name(src))
         if left is not None and left.local_fields:
             props = comp["p"]
@@ -616,11 +583,7 @@ def ask(
     ctx.st["pending"] = {"seat": seat, "prompt": prompt, "kind": kind, "options": options}
 
 
-def without_copy_number(option_id: str) -> str:
-    """``act:play:spark`` for ``act:play:spark#1``: an option id with its card's copy
-    number dropped."""
-    head, sep, tail = option_id.rpartition("#")
-    return head if sep and tail.isdigit() else option_id
+without_copy_number = ids.without_copy_number
 
 
 def unique_option_id(ctx: Ctx, option_id: str) -> str:
@@ -810,12 +773,12 @@ def new_state(prog: Program, players: int, seed: int, lang: str) -> State:
     for name, zspec in prog.zones.items():
         if zspec.per_player:
             for seat in range(players):
-                zones[f"z:{name}@{seat}"] = []
+                zones[ids.zone_key(name, seat)] = []
         else:
-            zones[f"z:{name}"] = []
+            zones[ids.zone_key(name)] = []
     if prog.map is not None:
         for space in prog.map.spaces:
-            zones[f"s:{space}"] = []
+            zones[ids.space_id(space)] = []
     comps: dict[str, dict[str, Any]] = {}
     for place in prog.placements:
         d = prog.defs[place.def_id]
@@ -824,7 +787,7 @@ def new_state(prog: Program, players: int, seed: int, lang: str) -> State:
         for n, owner in enumerate(seats):
             key = zone_key(prog, place.zone, owner)
             for j in range(place.copies):
-                cid = f"{d.id}#{n * place.copies + j + 1}"
+                cid = ids.component_id(d.id, n * place.copies + j + 1)
                 zones[key].append(cid)
                 comps[cid] = {
                     "d": d.id,

@@ -11,8 +11,9 @@ from __future__ import annotations
 from typing import Any
 
 from rulecraft.runtime import engine as E
-from rulecraft.runtime import plan
+from rulecraft.runtime import ids, plan
 from rulecraft.runtime.engine import Ctx, RuleError
+from rulecraft.runtime.ids import ZONE
 from rulecraft.runtime.program import ExprFn, Instr
 
 
@@ -465,7 +466,7 @@ def menu_options(ctx: Ctx, index: int) -> list[list[Any]]:
             if phase.distinct and used.get(f"phase|did:{name}"):
                 continue
             act = prog.actions[name]
-            key = _limit_key(act.limit, f"act:{name}")
+            key = _limit_key(act.limit, ids.action_option(name))
             if key is not None and used.get(key):
                 continue
             if act.for_collection is None:
@@ -474,7 +475,8 @@ def menu_options(ctx: Ctx, index: int) -> list[list[Any]]:
                     continue
                 if not _can_pay(ctx, act.cost, seat):
                     continue
-                options.append([f"act:{name}", E.text_of(ctx, act.label), ["act", name, None]])
+                option = ids.action_option(name)
+                options.append([option, E.text_of(ctx, act.label), ["act", name, None]])
                 continue
             local: dict[str, Any] = {"you": you, "this": None}
             ctx.loc = local
@@ -487,7 +489,7 @@ def menu_options(ctx: Ctx, index: int) -> list[list[Any]]:
                     continue
                 vid = _value_id(ctx, value, seat)
                 # The label is filled in only when somebody looks (see option_label).
-                options.append([f"act:{name}:{vid}", None, ["act", name, value]])
+                options.append([ids.action_option(name, vid), None, ["act", name, value]])
     finally:
         ctx.loc = saved
     return options
@@ -505,7 +507,7 @@ def _ability_options(ctx: Ctx, seat: int) -> list[list[Any]]:
     for key, pile in st["zones"].items():
         if not pile:
             continue
-        if key[:2] == "z:":
+        if key[:2] == ZONE:  # ids.is_zone(key) without a call: every zone, every decision
             if E.zone_owner(key) not in (seat, None):
                 continue
             where = E.zone_name(key)
@@ -529,7 +531,8 @@ def _ability_options(ctx: Ctx, seat: int) -> list[list[Any]]:
             for ab in abilities:
                 if ab.side is not None and ab.side != side:
                     continue
-                lkey = _limit_key(ab.limit, f"ab:{cid}:{ab.index}")
+                option = ids.ability_option(cid, ab.index)
+                lkey = _limit_key(ab.limit, option)
                 if lkey is not None and used.get(lkey):
                     continue
                 ctx.loc = {"you": you, "this": cid}
@@ -538,7 +541,7 @@ def _ability_options(ctx: Ctx, seat: int) -> list[list[Any]]:
                 if not _can_pay(ctx, ab.cost, seat):
                     continue
                 label = f"{E.text_of(ctx, ab.label)} ({E.text_of(ctx, prog.defs[comp['d']].name)})"
-                out.append([f"ab:{cid}:{ab.index}", label, ["ab", cid, ab.index]])
+                out.append([option, label, ["ab", cid, ab.index]])
     return out
 
 
@@ -575,7 +578,7 @@ def _menu(index: int) -> Instr:
                     ctx.loc = saved
                 if phase.distinct:
                     used[f"phase|did:{act.name}"] = 1
-                key = _limit_key(act.limit, f"act:{act.name}")
+                key = _limit_key(act.limit, ids.action_option(act.name))
                 if key:
                     used[key] = int(used.get(key, 0)) + 1
                 if ctx.log is not None:
@@ -609,9 +612,10 @@ def _menu(index: int) -> Instr:
                 ctx.loc = local
                 _pay(ctx, ab.cost, seat)
                 ctx.loc = saved
-                used[f"turn|ab:{cid}:{i}"] = 1
+                option = ids.ability_option(cid, i)
+                used["turn|" + option] = 1
                 used["phase|did:abilities"] = 1
-                key = _limit_key(ab.limit, f"ab:{cid}:{i}")
+                key = _limit_key(ab.limit, option)
                 if key:
                     used[key] = int(used.get(key, 0)) + 1
                 if ctx.log is not None:
@@ -628,7 +632,7 @@ def _menu(index: int) -> Instr:
             # A plan ends by being executed (or reset), never by passing.
             options.extend(plan.options(ctx, phase.plan, done))
         elif not phase.mandatory and (options or phase.ask_to_pass):
-            options.append(["pass", E.text_of(ctx, phase.pass_label), ["pass"]])
+            options.append([ids.PASS, E.text_of(ctx, phase.pass_label), ["pass"]])
         if not options:
             return  # nothing to do (or only to pass, unless ask_to_pass): the phase ends
         heading = phase.label
@@ -663,14 +667,14 @@ def option_label(ctx: Ctx, seat: int, value: Any) -> str:
 
 
 def _value_id(ctx: Ctx, value: Any, seat: int | None) -> str:
-    if type(value) is str and value[:2] in ("s:", "d:"):
-        return value[2:]
+    """How an option id names ``value``: a space or definition by its bare name, a card
+    this seat cannot see by its place in its zone (``z:deck@0[3]``), any other id as is."""
     if E.is_comp(value) and seat is not None and not E.visible_to(ctx, value, seat):
         comp = ctx.st["comps"][value]
         pile = ctx.st["zones"].get(comp["z"], [])
-        return f"{comp['z']}[{pile.index(value)}]"
+        return ids.position_id(comp["z"], pile.index(value))
     if isinstance(value, str):
-        return value[2:] if value.startswith(("s:", "d:")) else value
+        return ids.bare_name(value)
     if isinstance(value, dict):
         return str(value.get("", ""))
     return str(value)
@@ -792,7 +796,7 @@ def _choose(
         options = [[_value_id(ctx, v, seat), None, v] for v in candidates]
         _dedupe_ids(options)
         if multi and up_to:
-            options.append(["done", "Done", "__done__"])
+            options.append([ids.DONE, "Done", "__done__"])
         if policy is not None:
             value = _policy_pick(ctx, policy, options, None)
             if multi:
@@ -843,7 +847,7 @@ def _options(
         opts = []
         for i, (label, cond) in enumerate(zip(labels, conds, strict=True)):
             if cond is None or cond(ctx):
-                opts.append([f"opt{i + 1}", E.text_of(ctx, label), i])
+                opts.append([ids.choice_option(i), E.text_of(ctx, label), i])
         if not opts:
             ctx.frame[1] = end[0]
             return
@@ -872,7 +876,7 @@ def _optional(skip: list[int], question: Any = None) -> Instr:
             ctx,
             _decider(ctx, None),
             E.text_of(ctx, question) if question is not None else f"Use {label}?",
-            [["yes", "Yes", True], ["no", "No", False]],
+            [[ids.YES, "Yes", True], [ids.NO, "No", False]],
             "yesno",
         )
         _stay(ctx)
@@ -973,7 +977,7 @@ def _move(
 ) -> Instr:
     def move(ctx: Ctx) -> None:
         dest = dst(ctx)
-        if isinstance(dest, str) and dest.startswith("@"):
+        if ids.is_player(dest):
             raise RuleError("move ... to a zone or a space, not to a player")
         if dest is None:
             return
@@ -1108,7 +1112,7 @@ def _test(skill: str, target: ExprFn, extra: ExprFn | None, var: str | None = No
             ctx,
             seat,
             f"Test {skill} ({need}): roll {dice}",
-            [["roll", "Roll the dice", True]],
+            [[ids.ROLL, "Roll the dice", True]],
             "roll",
         )
         _stay(ctx)
@@ -1135,7 +1139,7 @@ def _apply_flag(ctx: Ctx, name: str, target: Any, on: bool) -> None:
     for t in [target] if not isinstance(target, list) else target:
         if t is None:
             flags = st["gflags"]
-        elif isinstance(t, str) and t.startswith("@"):
+        elif ids.is_player(t):
             flags = st["pflags"][E.seat_of(t)]
         elif E.is_comp(t):
             flags = st["comps"][t]["f"]
@@ -1171,7 +1175,7 @@ def _set_field(obj: ExprFn, field: str, value: ExprFn) -> Instr:
     def set_field(ctx: Ctx) -> None:
         o = obj(ctx)
         v = value(ctx)
-        if isinstance(o, str) and o.startswith("@"):
+        if ids.is_player(o):
             if isinstance(v, int) and not isinstance(v, bool):
                 E.res_set(ctx, o, field, v)
             else:

@@ -18,6 +18,7 @@ import heapq
 from collections import deque
 from typing import TYPE_CHECKING, Any
 
+from rulecraft.runtime import ids
 from rulecraft.runtime.program import MapSpec
 
 if TYPE_CHECKING:
@@ -111,7 +112,7 @@ def build_map(spec: dict[str, Any]) -> MapSpec:
         costs=costs,
         blocks_sight=frozenset(spec.get("blocks_sight", [])),
         by_coord={xy: sid for sid, xy in coords.items()},
-        zone_keys=tuple(("s:" + sid, coords[sid]) for sid in spaces),
+        zone_keys=tuple((ids.space_id(sid), coords[sid]) for sid in spaces),
     )
 
 
@@ -125,18 +126,18 @@ def _map(ctx: Ctx) -> MapSpec:
 
 
 def _sid(value: Any) -> str:
-    if isinstance(value, str) and value.startswith("s:"):
-        return value[2:]
+    if ids.is_space(value):
+        return ids.space_name(value)
     return str(value)
 
 
 def space_of(ctx: Ctx, value: Any) -> str | None:
     """The space id of a space value, or of the space a component stands on."""
-    if isinstance(value, str) and value.startswith("s:"):
-        return value[2:]
-    if isinstance(value, str) and "#" in value:
+    if ids.is_space(value):
+        return ids.space_name(value)
+    if ids.is_component(value):
         z = ctx.st["comps"][value]["z"]
-        return z[2:] if z.startswith("s:") else None
+        return ids.space_name(z) if ids.is_space(z) else None
     return None
 
 
@@ -174,7 +175,7 @@ def distance(ctx: Ctx, a: list[Any]) -> int:
 
 def space_at(ctx: Ctx, a: list[Any]) -> str | None:
     sid = _map(ctx).by_coord.get((int(a[0]), int(a[1])))
-    return None if sid is None else "s:" + sid
+    return None if sid is None else ids.space_id(sid)
 
 
 def in_a_row(ctx: Ctx, a: list[Any]) -> bool:
@@ -260,7 +261,7 @@ def path(ctx: Ctx, a: list[Any]) -> list[str]:
     route = [y]
     while route[-1] != x:
         route.append(previous[route[-1]])
-    return ["s:" + s for s in reversed(route)]
+    return [ids.space_id(s) for s in reversed(route)]
 
 
 def reach(ctx: Ctx, a: list[Any]) -> list[str]:
@@ -270,7 +271,7 @@ def reach(ctx: Ctx, a: list[Any]) -> list[str]:
     if x is None:
         return []
     best, _ = _cheapest(mp, x, budget=int(a[1]))
-    return ["s:" + s for s in mp.spaces if s in best and s != x]
+    return [ids.space_id(s) for s in mp.spaces if s in best and s != x]
 
 
 def _line(mp: MapSpec, x: str, y: str) -> list[str]:
@@ -317,7 +318,7 @@ def line_of_sight(ctx: Ctx, a: list[Any]) -> bool:
     for sid in _line(mp, x, y):
         if mp.terrain.get(sid) in mp.blocks_sight:
             return False
-        for cid in zones.get("s:" + sid, ()):
+        for cid in zones.get(ids.space_id(sid), ()):
             if "blocks_sight" in comps[cid]["f"]:
                 return False
     return True
@@ -336,7 +337,7 @@ def step(ctx: Ctx, a: list[Any]) -> str | None:
     else:
         dq, dr = SQUARE_DIRECTIONS[str(a[1])]
     sid = mp.by_coord.get((cx + dq, cy + dr))
-    return None if sid is None else "s:" + sid
+    return None if sid is None else ids.space_id(sid)
 
 
 def direction(ctx: Ctx, a: list[Any]) -> str | None:

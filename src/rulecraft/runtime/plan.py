@@ -21,12 +21,13 @@ from __future__ import annotations
 from typing import Any
 
 from rulecraft.runtime import engine as E
+from rulecraft.runtime import ids
 from rulecraft.runtime.engine import Ctx
 from rulecraft.runtime.program import PlanSpec
 from rulecraft.runtime.state import State, clone_state
 
-RESET_ID = "plan:reset"
-EXECUTE_ID = "plan:execute"
+RESET_ID = ids.PLAN_RESET
+EXECUTE_ID = ids.PLAN_EXECUTE
 #: The first element of a plan option's value (what ``answer`` recognises).
 PLAN_ANSWER = "plan"
 

@@ -6,7 +6,8 @@ The compiler (:mod:`rulecraft.compile.compiler`) turns the AST and the manifest 
 ``(routine, pc)`` so that the engine's continuation (the stack of frames in the state) is
 plain data.  Nothing here refers to Lark.
 
-Runtime values are plain JSON data, told apart by their shape:
+Runtime values are plain JSON data, told apart by their shape (:mod:`rulecraft.runtime.ids`
+builds and reads every id; no other module spells a prefix):
 
 ======================  ==========================================
 ``"@0"``                a player (seat 0)

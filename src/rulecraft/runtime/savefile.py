@@ -33,6 +33,7 @@ from functools import lru_cache
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from rulecraft.runtime import ids
 from rulecraft.runtime.state import SAVE_FORMAT, SAVE_VERSION, STATE_SCHEMA, State
 
 if TYPE_CHECKING:
@@ -147,12 +148,12 @@ def check_shape(data: Any) -> None:
 
 def zone_keys(prog: Program, players: int) -> set[str]:
     """Every zone key a state of ``players`` seats may hold."""
-    keys = {f"s:{space}" for space in (prog.map.spaces if prog.map is not None else ())}
+    keys = {ids.space_id(space) for space in (prog.map.spaces if prog.map is not None else ())}
     for name, spec in prog.zones.items():
         if spec.per_player:
-            keys.update(f"z:{name}@{seat}" for seat in range(players))
+            keys.update(ids.zone_key(name, seat) for seat in range(players))
         else:
-            keys.add(f"z:{name}")
+            keys.add(ids.zone_key(name))
     return keys
 
 

@@ -11,6 +11,7 @@ from __future__ import annotations
 from typing import Any
 
 from rulecraft.runtime import engine as E
+from rulecraft.runtime import ids
 from rulecraft.runtime.builtins import comp_field
 from rulecraft.runtime.engine import Ctx
 
@@ -67,7 +68,7 @@ def player_view(ctx: Ctx, seat: int) -> dict[str, Any]:
         )
     zones = []
     for key, pile in st["zones"].items():
-        if not key.startswith("z:"):
+        if not ids.is_zone(key):
             continue
         name = E.zone_name(key)
         spec = prog.zones.get(name)
@@ -95,7 +96,7 @@ def player_view(ctx: Ctx, seat: int) -> dict[str, Any]:
         spaces = []
         for sid in prog.map.spaces:
             pieces = []
-            for cid in st["zones"].get("s:" + sid, ()):
+            for cid in st["zones"].get(ids.space_id(sid), ()):
                 if E.visible_to(ctx, cid, seat):
                     o = st["comps"][cid].get("o")
                     pieces.append({"id": cid, "name": E.text_of(ctx, cid), "owner": o})
