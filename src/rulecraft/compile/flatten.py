@@ -19,6 +19,7 @@ from typing import TYPE_CHECKING, Any
 
 from rulecraft.language import ast
 from rulecraft.runtime import engine as E
+from rulecraft.runtime import ids
 
 if TYPE_CHECKING:
     from rulecraft.compile.compiler import Compiler, Scope
@@ -33,9 +34,7 @@ FLATTEN = "flatten"
 
 def _is_collection(value: Any) -> bool:
     """A list, or an id that stands for a collection (a zone, a space, a definition)."""
-    if type(value) is list:
-        return True
-    return type(value) is str and value[1:2] == ":" and value[:1] in ("z", "s", "d")
+    return type(value) is list or ids.is_place(value) or ids.is_def(value)
 
 
 def flatten_once(ctx: E.Ctx, value: Any) -> list[Any]:
