@@ -60,7 +60,8 @@ def test_an_attribute_computed_from_this_reads_its_own_component(tmp_path: Path)
 def test_a_decision_never_offers_two_options_with_one_id(tmp_path: Path) -> None:
     """docs/errors.md RC307: "A decision would offer two options with the same id" (the
     mutant forgot the ids it had seen, and the menu offered 'act:pick:2' twice)."""
-    ruleset = make(tmp_path, "pick", 'action pick "Pick {n}" for n in [2, 3, 2]:\n    gain n gold\n')
+    pick = 'action pick "Pick {n}" for n in [2, 3, 2]:\n    gain n gold\n'
+    ruleset = make(tmp_path, "pick", pick)
     with pytest.raises(RuleError) as caught:
         ruleset.new_game(seed=1)
     assert caught.value.code == DUPLICATE_OPTION
