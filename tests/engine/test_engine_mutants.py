@@ -67,3 +67,30 @@ def test_a_decision_never_offers_two_options_with_one_id(tmp_path: Path) -> None
     assert caught.value.code == DUPLICATE_OPTION
     assert "'act:pick:2'" in str(caught.value)
     assert "ruleset.yaml:" in str(caught.value)  # located: the phase that offers the menu
+
+
+def test_a_modifier_reads_this_as_its_own_source(tmp_path: Path) -> None:
+    """docs/language.md: `modify power of you.table where it != this by 1` (the banner
+    example) leaves its source out; with `this` unbound (the mutant) every card, the source
+    included, got the bonus."""
+    look = 'action look "Look":\n    gain 1 gold\n'
+    manifest = MANIFEST.replace(
+        "    attributes: {shine: number}\n",
+        "    attributes: {shine: number}\n    active_in: [table]\n",
+    )
+    (tmp_path / "ruleset.yaml").write_text(manifest.replace("ACTIONS", "look"), encoding="utf-8")
+    rules = GEMS.replace(
+        "    shine: 1\n", "    shine: 1\n    modify shine of table.cards where it != this by 1\n"
+    )
+    (tmp_path / "rules.rcl").write_text(rules + look, encoding="utf-8")
+    game = rulecraft.load(tmp_path).new_game(seed=1)
+    shines = [
+        game.evaluate_expr(f"{kind}.shine")
+        for kind in (
+            "first(table.cards where it.def == ruby)",
+            "first(table.cards where it.def == opal)",
+            "last(table.cards where it.def == opal)",
+        )
+    ]
+    # each opal gets +1 from the other opal, the ruby +1 from each: 5 + 2
+    assert shines == [7, 2, 2]
