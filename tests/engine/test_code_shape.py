@@ -17,16 +17,6 @@ SRC = Path(__file__).resolve().parents[2] / "src"
 #: The longest a function may be, in lines.
 MAX_LINES = 80
 
-#: Functions longer than MAX_LINES today, as "path:name" (path relative to src/).  The list
-#: only shrinks: a function split below the limit must be struck from it (tested below).
-KNOWN_LONG: frozenset[str] = frozenset(
-    {
-        "rulecraft/runtime/instructions.py:_menu",
-        "rulecraft/runtime/instructions.py:menu",
-        "rulecraft/runtime/map.py:build_map",
-    }
-)
-
 
 def function_lengths(root: Path) -> list[tuple[str, int, str, int]]:
     """Every function and method under ``root``: (path, line of its def, name, length)."""
@@ -40,24 +30,21 @@ def function_lengths(root: Path) -> list[tuple[str, int, str, int]]:
     return sorted(found)
 
 
-def _too_long() -> dict[str, str]:
-    """The functions over MAX_LINES, "path:name" -> "path:line name length"."""
-    return {
-        f"{path}:{name}": f"{path}:{line} {name} {length}"
+def test_no_function_in_src_is_over_80_lines() -> None:
+    offenders = [
+        f"{path}:{line} {name} {length}"
         for path, line, name, length in function_lengths(SRC)
         if length > MAX_LINES
-    }
+    ]
+    assert offenders == [], f"functions over {MAX_LINES} lines (split them):\n" + "\n".join(
+        offenders
+    )
 
 
-def test_no_function_in_src_is_over_80_lines() -> None:
-    offenders = _too_long()
-    new = sorted(text for key, text in offenders.items() if key not in KNOWN_LONG)
-    assert new == [], f"functions over {MAX_LINES} lines (split them):\n" + "\n".join(new)
-
-
-def test_the_list_of_long_functions_only_shrinks() -> None:
-    gone = sorted(KNOWN_LONG - set(_too_long()))
-    assert gone == [], "these are no longer over the limit: strike them from KNOWN_LONG"
+def test_a_function_one_line_too_long_is_found(tmp_path: Path) -> None:
+    body = "".join(f"    x{i} = {i}\n" for i in range(MAX_LINES - 1))
+    (tmp_path / "long.py").write_text(f"def long() -> None:\n{body}    pass\n", encoding="utf-8")
+    assert function_lengths(tmp_path) == [("long.py", 1, "long", MAX_LINES + 1)]
 
 
 def test_lengths_count_from_def_to_the_last_line_without_decorators(tmp_path: Path) -> None:

@@ -14,7 +14,7 @@ from rulecraft.runtime import engine as E
 from rulecraft.runtime import ids, plan
 from rulecraft.runtime.engine import Ctx, RuleError
 from rulecraft.runtime.ids import ZONE
-from rulecraft.runtime.program import ExprFn, Instr
+from rulecraft.runtime.program import ActionSpec, ExprFn, Instr
 
 
 def _stay(ctx: Ctx) -> None:
@@ -582,46 +582,10 @@ def _menu(index: int) -> Instr:
                 if key:
                     used[key] = int(used.get(key, 0)) + 1
                 if ctx.log is not None:
-                    saved = ctx.loc
-                    ctx.loc = local
-                    label = E.text_of(ctx, act.label)
-                    ctx.viewer = seat
-                    own = E.text_of(ctx, act.label) if callable(act.label) else label
-                    ctx.viewer = None
-                    ctx.loc = saved
-                    if act.for_var is None or callable(act.label):
-                        # an interpolated label says what was chosen: the actor reads it
-                        # with its own cards named, the others as public text (its twin)
-                        if own != label:
-                            ctx.say(f"Player {seat + 1}: {own}", seat)
-                        ctx.say(f"Player {seat + 1}: {label}")
-                    else:
-                        # The actor reads what was chosen; the others read it as they see it.
-                        other = (seat + 1) % st["players"]
-                        mine = _value_label(ctx, ans[2], seat)
-                        theirs = _value_label(ctx, ans[2], other)
-                        if mine != theirs:
-                            ctx.say(f"Player {seat + 1}: {label}: {mine}", seat)
-                        ctx.say(f"Player {seat + 1}: {label}: {theirs}")
+                    _log_action(ctx, act, local, ans[2], seat)
                 E.push(ctx, act.routine, local)
             else:
-                cid, i = ans[1], ans[2]
-                ab = prog.abilities[st["comps"][cid]["d"]][i]
-                local = {"you": you, "this": cid}
-                saved = ctx.loc
-                ctx.loc = local
-                _pay(ctx, ab.cost, seat)
-                ctx.loc = saved
-                option = ids.ability_option(cid, i)
-                used["turn|" + option] = 1
-                used["phase|did:abilities"] = 1
-                key = _limit_key(ab.limit, option)
-                if key:
-                    used[key] = int(used.get(key, 0)) + 1
-                if ctx.log is not None:
-                    what = f"{E.text_of(ctx, ab.label)} of {E.text_of(ctx, cid)}"
-                    ctx.say(f"Player {seat + 1} uses {what}")
-                E.push(ctx, ab.routine, local)
+                _use_ability(ctx, ans[1], ans[2], seat)
             return
         done = int(st["used"].get("phase|count", 0))
         used_up = phase.max_actions is not None and done >= phase.max_actions
@@ -643,6 +607,53 @@ def _menu(index: int) -> Instr:
             plan.remember_start(ctx, index)
 
     return menu
+
+
+def _log_action(ctx: Ctx, act: ActionSpec, local: dict[str, Any], value: Any, seat: int) -> None:
+    """The log line of an action taken from the menu (``value``: its for-variable's)."""
+    saved = ctx.loc
+    ctx.loc = local
+    label = E.text_of(ctx, act.label)
+    ctx.viewer = seat
+    own = E.text_of(ctx, act.label) if callable(act.label) else label
+    ctx.viewer = None
+    ctx.loc = saved
+    if act.for_var is None or callable(act.label):
+        # an interpolated label says what was chosen: the actor reads it
+        # with its own cards named, the others as public text (its twin)
+        if own != label:
+            ctx.say(f"Player {seat + 1}: {own}", seat)
+        ctx.say(f"Player {seat + 1}: {label}")
+    else:
+        # The actor reads what was chosen; the others read it as they see it.
+        other = (seat + 1) % ctx.st["players"]
+        mine = _value_label(ctx, value, seat)
+        theirs = _value_label(ctx, value, other)
+        if mine != theirs:
+            ctx.say(f"Player {seat + 1}: {label}: {mine}", seat)
+        ctx.say(f"Player {seat + 1}: {label}: {theirs}")
+
+
+def _use_ability(ctx: Ctx, cid: str, i: int, seat: int) -> None:
+    """Ability ``i`` of component ``cid`` chosen from the menu: paid, counted, logged, run."""
+    st = ctx.st
+    ab = ctx.prog.abilities[st["comps"][cid]["d"]][i]
+    local = {"you": E.player(seat), "this": cid}
+    saved = ctx.loc
+    ctx.loc = local
+    _pay(ctx, ab.cost, seat)
+    ctx.loc = saved
+    used = st["used"]
+    option = ids.ability_option(cid, i)
+    used["turn|" + option] = 1
+    used["phase|did:abilities"] = 1
+    key = _limit_key(ab.limit, option)
+    if key:
+        used[key] = int(used.get(key, 0)) + 1
+    if ctx.log is not None:
+        what = f"{E.text_of(ctx, ab.label)} of {E.text_of(ctx, cid)}"
+        ctx.say(f"Player {seat + 1} uses {what}")
+    E.push(ctx, ab.routine, local)
 
 
 # ---------------------------------------------------------------------------- choices

@@ -33,6 +33,33 @@ def square_id(x: int, y: int) -> str:
     return f"{_LETTERS[x]}{y + 1}" if x < len(_LETTERS) else f"{x},{y}"
 
 
+def _square_grid(
+    spec: dict[str, Any],
+    width: int,
+    height: int,
+    spaces: list[str],
+    coords: dict[str, tuple[int, int]],
+    adjacency: dict[str, tuple[str, ...]],
+) -> None:
+    """A square grid's spaces (row by row, named A1, B1, ...) and their neighbours (the
+    four sides, and the corners when ``diagonal``), added to the tables given."""
+    diagonal = bool(spec.get("diagonal", False))
+    for y in range(height):
+        for x in range(width):
+            sid = square_id(x, y)
+            spaces.append(sid)
+            coords[sid] = (x, y)
+    steps = [(0, -1), (-1, 0), (1, 0), (0, 1)]
+    if diagonal:
+        steps += [(-1, -1), (1, -1), (-1, 1), (1, 1)]
+    for sid, (x, y) in coords.items():
+        adjacency[sid] = tuple(
+            square_id(x + dx, y + dy)
+            for dx, dy in steps
+            if 0 <= x + dx < width and 0 <= y + dy < height
+        )
+
+
 def build_map(spec: dict[str, Any]) -> MapSpec:
     """Build the map model from the manifest's ``map`` section."""
     kind = spec["kind"]
@@ -44,21 +71,7 @@ def build_map(spec: dict[str, Any]) -> MapSpec:
     height = int(spec.get("height", 0))
     default_terrain = spec.get("default_terrain")
     if kind == "square":
-        diagonal = bool(spec.get("diagonal", False))
-        for y in range(height):
-            for x in range(width):
-                sid = square_id(x, y)
-                spaces.append(sid)
-                coords[sid] = (x, y)
-        steps = [(0, -1), (-1, 0), (1, 0), (0, 1)]
-        if diagonal:
-            steps += [(-1, -1), (1, -1), (-1, 1), (1, 1)]
-        for sid, (x, y) in coords.items():
-            adjacency[sid] = tuple(
-                square_id(x + dx, y + dy)
-                for dx, dy in steps
-                if 0 <= x + dx < width and 0 <= y + dy < height
-            )
+        _square_grid(spec, width, height, spaces, coords, adjacency)
     elif kind == "hex":
         listed = spec.get("spaces")
         if listed:
