@@ -113,6 +113,7 @@ def check_type(c: Compiler, typ: str | None, value: Any, span: Span, name: str) 
 
 
 def _describe(value: Any) -> str:
+    """A value's sort, as a message says it."""
     if isinstance(value, bool):
         return "yes/no"
     if isinstance(value, int):

@@ -312,6 +312,7 @@ def _trigger(
     side: str | None,
     target: dict[str, Any],
 ) -> None:
+    """A trigger, added to the program's triggers of its event."""
     out.triggers.setdefault(mem.event, []).append(
         trigger(c, mem, parts.cid, side, parts.comp.label)
     )
@@ -325,6 +326,7 @@ def _modifier(
     side: str | None,
     target: dict[str, Any],
 ) -> None:
+    """A modifier, added to the program's modifiers of its property."""
     out.modifiers.setdefault(mem.prop, []).append(
         modifier_spec(c, mem, parts.cid, side, parts.scope)
     )
@@ -338,6 +340,7 @@ def _grant(
     side: str | None,
     target: dict[str, Any],
 ) -> None:
+    """A grant, added to the program's grants of its flag."""
     out.grants.setdefault(mem.flag, []).append(grant_spec(c, mem, parts.cid, side, parts.scope))
 
 
@@ -374,6 +377,7 @@ def _choice(
     side: str | None,
     target: dict[str, Any],
 ) -> None:
+    """RC212: choices belong to story entries, not components."""
     c.error(
         "RC212",
         "choices belong to story entries",

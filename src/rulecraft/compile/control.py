@@ -75,6 +75,7 @@ def _if(c: Compiler, s: ast.If, code: _Code, scope: Scope) -> Scope:
 
 
 def _for_each(c: Compiler, s: ast.ForEach, code: _Code, scope: Scope) -> Scope:
+    """``for each VAR in COLLECTION:``: the collection listed once, then one pass a value."""
     coll = c.expr(s.collection, scope)
     items, idx, var = c.fresh("items"), c.fresh("i"), s.var
     code.add(_for_init(coll, items, idx), s.span)
@@ -87,6 +88,7 @@ def _for_each(c: Compiler, s: ast.ForEach, code: _Code, scope: Scope) -> Scope:
 
 
 def _repeat(c: Compiler, s: ast.Repeat, code: _Code, scope: Scope) -> Scope:
+    """``repeat N:``: a counter counted down to 0."""
     count = c.expr(s.count, scope)
     counter = c.fresh("n")
     code.add(_set_local(counter, count), s.span)
@@ -99,6 +101,7 @@ def _repeat(c: Compiler, s: ast.Repeat, code: _Code, scope: Scope) -> Scope:
 
 
 def _while(c: Compiler, s: ast.While, code: _Code, scope: Scope) -> Scope:
+    """``while CONDITION:``: the condition tested before each pass."""
     exit_target = [0]
     top = code.add(_jump_unless(c.expr(s.condition, scope), exit_target), s.span)
     c.block(s.body, code, scope)
@@ -136,6 +139,7 @@ def _choose_stmt(c: Compiler, s: ast.Choose, code: _Code, scope: Scope) -> Scope
 
 
 def _choose_option(c: Compiler, s: ast.ChooseOption, code: _Code, scope: Scope) -> Scope:
+    """``choose one:`` with labelled options (:func:`options`)."""
     options(
         c,
         s.chooser,

@@ -137,6 +137,7 @@ def declare_manifest(c: Compiler) -> None:
 
 
 def _declare_zones(c: Compiler) -> None:
+    """Each zone of ``zones:``: shared or per player, visibility, order, capacity, size."""
     for name, spec in (c.m.get("zones") or {}).items():
         spec = spec or {}
         c.zones[name] = ZoneSpec(
@@ -153,6 +154,7 @@ def _declare_zones(c: Compiler) -> None:
 
 
 def _declare_resources(c: Compiler) -> None:
+    """Each resource of ``resources:``: per player or shared, its bounds, start and unit."""
     for name, spec in (c.m.get("resources") or {}).items():
         spec = spec or {}
         c.resources[name] = ResourceSpec(
@@ -239,6 +241,7 @@ Unique = Callable[[str, Span, str], bool]
 
 
 def _collect_component(c: Compiler, item: ast.Component, unique: Unique) -> None:
+    """A component of a declared kind (RC201 for another)."""
     if item.kind not in c.kind_attrs:
         c._unknown(
             item.kind,
@@ -253,11 +256,13 @@ def _collect_component(c: Compiler, item: ast.Component, unique: Unique) -> None
 
 
 def _collect_entry(c: Compiler, item: ast.Entry, unique: Unique) -> None:
+    """A story entry, by its number."""
     if unique(f"e:{item.number}", item.span, f"entry {item.number}"):
         c.entries[item.number] = item
 
 
 def _collect_effect(c: Compiler, item: ast.EffectDef, unique: Unique) -> None:
+    """An effect (RC252 when its name is a statement's first word)."""
     if item.name in STATEMENT_WORDS:
         c.error(
             "RC252",
@@ -270,16 +275,19 @@ def _collect_effect(c: Compiler, item: ast.EffectDef, unique: Unique) -> None:
 
 
 def _collect_define(c: Compiler, item: ast.Define, unique: Unique) -> None:
+    """A definition (it shares its names with effects)."""
     if unique("f:" + item.name, item.span, f"definition {item.name!r}"):
         c.defines[item.name] = item
 
 
 def _collect_action(c: Compiler, item: ast.ActionDef, unique: Unique) -> None:
+    """An action a phase may offer."""
     if unique("a:" + item.name, item.span, f"action {item.name!r}"):
         c.actions_ast[item.name] = item
 
 
 def _collect_rule(c: Compiler, item: ast.Rule, unique: Unique) -> None:
+    """A rule: triggers, modifiers and grants of no component."""
     if unique("r:" + item.name, item.span, f"rule {item.name!r}"):
         c.rules[item.name] = item
 

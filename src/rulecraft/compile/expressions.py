@@ -68,6 +68,7 @@ def closure_expr(c: Compiler, e: ast.Expr, scope: Scope) -> ExprFn:
 
 # ---------------------------------------------------------------------------- constants
 def _const(c: Compiler, e: ast.Const, scope: Scope) -> ExprFn:
+    """A number, yes/no or none (RC205 for a number too large)."""
     v = e.value
     if isinstance(v, int) and not isinstance(v, bool) and abs(v) > 2**31:
         c.error("RC205", f"the number {v} is too large", e.span, "numbers must stay below 2**31")
@@ -75,6 +76,7 @@ def _const(c: Compiler, e: ast.Const, scope: Scope) -> ExprFn:
 
 
 def _text_lit(c: Compiler, e: ast.TextLit, scope: Scope) -> ExprFn:
+    """A text: interpolated, a plain string, or its translations."""
     if "{" in e.text.default or any("{" in t for _, t in e.text.translations):
         return interpolated(c, e, scope)
     if not e.text.translations:
@@ -86,6 +88,7 @@ def _text_lit(c: Compiler, e: ast.TextLit, scope: Scope) -> ExprFn:
 
 
 def _list(c: Compiler, e: ast.ListExpr, scope: Scope) -> ExprFn:
+    """``[a, b, c]``."""
     items = [c.expr(x, scope) for x in e.items]
     return lambda ctx: [f(ctx) for f in items]
 
@@ -119,6 +122,7 @@ def _attr(c: Compiler, e: ast.Attr, scope: Scope) -> ExprFn:
 
 
 def _index(c: Compiler, e: ast.Index, scope: Scope) -> ExprFn:
+    """``list[i]`` (none outside the list), or ``obj[field]``."""
     obj = c.expr(e.obj, scope)
     key = c.expr(e.key, scope)
 
@@ -133,6 +137,7 @@ def _index(c: Compiler, e: ast.Index, scope: Scope) -> ExprFn:
 
 
 def _has(c: Compiler, e: ast.Has, scope: Scope) -> ExprFn:
+    """``X has FLAG``; a variable's value names the flag when the name is a local."""
     obj = c.expr(e.obj, scope)
     flag = e.flag
     if codegen.names_a_flag(flag, scope.locals):
@@ -145,6 +150,7 @@ def _has(c: Compiler, e: ast.Has, scope: Scope) -> ExprFn:
 
 # ---------------------------------------------------------------------------- operators
 def _unary(c: Compiler, e: ast.Unary, scope: Scope) -> ExprFn:
+    """``-x`` and ``not x``."""
     inner = c.expr(e.operand, scope)
     if e.op == "-":
         return lambda ctx: -int(inner(ctx))
@@ -201,6 +207,7 @@ def conditional(c: Compiler, e: ast.Conditional, scope: Scope) -> ExprFn:
 
 
 def _num(v: Any) -> int:
+    """A value compared as a number: none is 0, yes/no 1/0."""
     if v is None:
         return 0
     if isinstance(v, bool):
@@ -343,10 +350,12 @@ def _local(c: Compiler, e: ast.Name, scope: Scope) -> ExprFn:
 
 
 def _all_players(ctx: E.Ctx) -> list[str]:
+    """Every player, the active one first."""
     return [E.player((ctx.st["active"] + i) % ctx.st["players"]) for i in range(ctx.st["players"])]
 
 
 def _opponents(ctx: E.Ctx) -> list[str]:
+    """Every player but ``you`` (the active player when none), in turn order."""
     you = ctx.loc.get("you")
     seat = E.seat_of(you) if you is not None else ctx.st["active"]
     n = ctx.st["players"]

@@ -73,6 +73,7 @@ def compile_entries(c: Compiler) -> dict[int, EntryDef]:
 
 
 def _entry(c: Compiler, number: int, entry: ast.Entry) -> EntryDef:
+    """One entry: text and chooser from its attributes, ``do:`` statements, then choices."""
     scope = Scope({"you", "this"}, True, True)
     code = _Code(f"entry.{number}")
     text: dict[str, str] = {}
