@@ -94,3 +94,19 @@ def test_a_modifier_reads_this_as_its_own_source(tmp_path: Path) -> None:
     ]
     # each opal gets +1 from the other opal, the ruby +1 from each: 5 + 2
     assert shines == [7, 2, 2]
+
+
+def test_components_start_ready(tmp_path: Path) -> None:
+    """A new game's components are not exhausted (docs/api.md's view shows
+    `'exhausted': False`); the mutant placed every one exhausted."""
+    game = make(tmp_path, "look", 'action look "Look":\n    gain 1 gold\n').new_game(seed=1)
+    assert game.evaluate_expr("count(table.cards where it.exhausted)") == 0
+    assert game.evaluate_expr("count(table.cards)") == 3
+
+
+def test_a_seed_is_read_modulo_two_to_the_64(tmp_path: Path) -> None:
+    """The random stream is 64 bits (rulecraft.rng): seeds that agree modulo 2**64 start the
+    same game, state included (the mutant kept a negative seed as it was)."""
+    ruleset = make(tmp_path, "look", 'action look "Look":\n    gain 1 gold\n')
+    assert ruleset.new_game(seed=-1).state_hash() == ruleset.new_game(seed=2**64 - 1).state_hash()
+    assert ruleset.new_game(seed=-1).state["rng"][0] == 2**64 - 1
