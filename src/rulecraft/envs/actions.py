@@ -44,6 +44,8 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
+from rulecraft.runtime import ids
+
 #: Size of the hashed tail of every action space.
 HASHED_SLOTS = 1024
 #: Positions per zone the vocabulary holds (hidden cards are offered by position).
@@ -53,7 +55,7 @@ MAX_CHOICES = 16
 #: The numbers an action over a collection may target in the vocabulary (``act:bid:0`` ..
 #: ``act:bid:15``); an action over other numbers gets hashed ids.
 NUMBER_TARGETS = 16
-FIXED_WORDS = ("pass", "done", "yes", "no", "roll")
+FIXED_WORDS = (ids.PASS, ids.DONE, ids.YES, ids.NO, ids.ROLL)
 
 
 class ActionCollision(ValueError):
@@ -81,7 +83,7 @@ class ActionIndex:
         prog = ruleset.program
         state = ruleset.new_game(players=prog.max_players, seed=0).state
         components = {cid: state["comps"][cid]["d"] for cid in sorted(state["comps"])}
-        zones = [key for key in state["zones"] if key.startswith("z:")]
+        zones = [key for key in state["zones"] if ids.is_zone(key)]
         return cls(prog.name, tuple(_vocabulary(prog, components, zones)))
 
     @property
@@ -130,19 +132,20 @@ class ActionIndex:
 def _vocabulary(prog: Any, components: dict[str, str], zones: Sequence[str]) -> list[str]:
     """The enumerated ids, in the documented order (no duplicates)."""
     spaces = list(prog.map.spaces) if prog.map is not None else []
-    seats = [f"@{s}" for s in range(prog.max_players)]
+    seats = [ids.player_id(s) for s in range(prog.max_players)]
     words: list[str] = [*FIXED_WORDS, *seats]
-    words += [f"opt{i}" for i in range(1, MAX_CHOICES + 1)]
+    words += [ids.choice_option(i) for i in range(MAX_CHOICES)]
     words += spaces + list(components)
     targets = [*components, *spaces, *seats, *(str(n) for n in range(NUMBER_TARGETS))]
     for name, action in prog.actions.items():
         if action.for_collection is None:
-            words.append(f"act:{name}")
+            words.append(ids.action_option(name))
         else:
-            words += [f"act:{name}:{target}" for target in targets]
+            words += [ids.action_option(name, target) for target in targets]
     for cid, definition in components.items():
-        words += [f"ab:{cid}:{ability.index}" for ability in prog.abilities.get(definition, ())]
-    words += [f"{key}[{i}]" for key in zones for i in range(SLOTS_PER_ZONE)]
+        abilities = prog.abilities.get(definition, ())
+        words += [ids.ability_option(cid, ability.index) for ability in abilities]
+    words += [ids.position_id(key, i) for key in zones for i in range(SLOTS_PER_ZONE)]
     seen: set[str] = set()
     unique = []
     for word in words:

@@ -41,6 +41,8 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
+from rulecraft.runtime import ids
+
 #: Every observed value is clipped to [-LIMIT, LIMIT].
 LIMIT = 1_000_000.0
 COMPONENT_FEATURES = 5
@@ -61,7 +63,7 @@ class ObservationEncoder:
     _components: dict[str, int] = field(default_factory=dict, repr=False, compare=False)
 
     def __post_init__(self) -> None:
-        places = [*self.zones, *(f"s:{space}" for space in self.spaces)]
+        places = [*self.zones, *(ids.space_id(space) for space in self.spaces)]
         self._places.update((key, i + 1) for i, key in enumerate(places))
         self._components.update((cid, i) for i, cid in enumerate(self.components))
 
@@ -76,7 +78,7 @@ class ObservationEncoder:
             phases=tuple(phase.name for phase in prog.phases),
             resources=tuple(sorted({name for res in state["res"] for name in res})),
             globals=tuple(sorted(state["gvars"])),
-            zones=tuple(key for key in state["zones"] if key.startswith("z:")),
+            zones=tuple(key for key in state["zones"] if ids.is_zone(key)),
             spaces=tuple(prog.map.spaces) if prog.map is not None else (),
             components=tuple(sorted(state["comps"])),
         )
@@ -145,7 +147,7 @@ class ObservationEncoder:
                 self._encode_card(card, place, position, out, cut)
         if view.get("map") is not None:
             for space in view["map"]["spaces"]:
-                place = self._places.get(f"s:{space['id']}")
+                place = self._places.get(ids.space_id(space["id"]))
                 for position, piece in enumerate(space["pieces"]):
                     if place is not None:
                         self._encode_card(piece, place, position, out, cut)

@@ -22,6 +22,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from rulecraft.runtime.ids import component_def
+
 
 @dataclass(frozen=True)
 class GlyphTable:
@@ -36,7 +38,7 @@ class GlyphTable:
 
         A per-seat list needs an owner: an unowned piece of such a kind has no glyph.
         """
-        definition = piece_id.rsplit("#", 1)[0]
+        definition = component_def(piece_id)
         declared = self.glyphs.get(definition) or self.glyphs.get(
             self.kinds.get(definition, ""), ()
         )

@@ -29,6 +29,10 @@ from rich.text import Text
 from rulecraft.repl.mapdraw import GlyphFn, draw_map
 from rulecraft.repl.messages import Messages
 from rulecraft.runtime.decision import Decision, Option
+from rulecraft.runtime.ids import is_player, is_space, player_id, space_name
+
+#: A player's marker on the map is drawn as this and the player's number (``@1``).
+PLAYER_GLYPH = "@"
 
 HIDDEN_LABEL = "(hidden)"
 #: ``render_view``'s default ``decider``: the view's active seat.
@@ -72,8 +76,8 @@ def value_text(value: Any) -> str:
         return ", ".join(value_text(v) for v in value)
     if value is None or value == "":
         return "-"
-    if isinstance(value, str) and value.startswith("s:"):
-        return value[2:]  # a symbol (such as a map space) as the state stores it
+    if is_space(value):
+        return space_name(value)  # a map space as the state stores it
     return str(value)
 
 
@@ -198,10 +202,10 @@ def with_player_markers(board: Mapping[str, Any], view: Mapping[str, Any]) -> di
     for p in view.get("players") or []:
         seat = int(p.get("seat", 0))
         for resource, value in (p.get("resources") or {}).items():
-            if isinstance(value, str) and value.startswith("s:") and value[2:] in by_id:
-                space = by_id[value[2:]]
+            if is_space(value) and space_name(value) in by_id:
+                space = by_id[space_name(value)]
                 marker = {
-                    "id": f"@{seat}",
+                    "id": player_id(seat),
                     "name": f"{p.get('name', '')} ({resource})",
                     "owner": seat,
                 }
@@ -213,8 +217,8 @@ def _marker_glyph(glyph: GlyphFn) -> GlyphFn:
     """Player markers draw as ``@`` and the seat number; pieces as ``glyph`` says."""
 
     def draw(piece: Mapping[str, Any]) -> str | None:
-        if str(piece.get("id", "")).startswith("@") and isinstance(piece.get("owner"), int):
-            return f"@{piece['owner'] + 1}"
+        if is_player(piece.get("id")) and isinstance(piece.get("owner"), int):
+            return f"{PLAYER_GLYPH}{piece['owner'] + 1}"
         return glyph(piece)
 
     return draw

@@ -29,6 +29,8 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from rulecraft.runtime.ids import component_def, is_component, split_option
+
 ABILITY = "ability"
 
 
@@ -64,24 +66,12 @@ def _rate_json(successes: int, trials: int) -> dict[str, Any]:
 def card_choice(option_id: str) -> tuple[str, str] | None:
     """``(action, card definition)`` when an option id names a visible card through an
     action or an ability, else ``None``."""
-    if option_id.startswith("act:"):
-        parts = option_id.split(":", 2)
-        if len(parts) == 3 and _is_card(parts[2]):
-            return parts[1], _definition(parts[2])
-        return None
-    if option_id.startswith("ab:"):
-        card = option_id[3:].rsplit(":", 1)[0]
-        if _is_card(card):
-            return ABILITY, _definition(card)
+    sort, name, target = split_option(option_id)
+    if sort == "act" and is_component(target):
+        return name, component_def(target)
+    if sort == "ab" and is_component(name):
+        return ABILITY, component_def(name)
     return None
-
-
-def _is_card(value: str) -> bool:
-    return "#" in value and not value.startswith(("z:", "s:", "@"))
-
-
-def _definition(card: str) -> str:
-    return card.rsplit("#", 1)[0]
 
 
 @dataclass(frozen=True, slots=True)

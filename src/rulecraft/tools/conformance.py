@@ -43,6 +43,7 @@ from collections.abc import Callable, Iterable
 from typing import Any
 
 from rulecraft.bots.agents import decision_limit
+from rulecraft.runtime.ids import has_copy_number, is_zone, split_zone_key
 from rulecraft.runtime.protocols import GameLike
 
 GameFactory = Callable[[int], GameLike]
@@ -134,7 +135,7 @@ def leak_report(
         for channel, text in seat_channels(game, seat, log_from).items()
         if (leaked := [t for t in terms if _found(t, text)])
     ]
-    ids = [t for t in terms if "#" in t][:probes]
+    ids = [t for t in terms if has_copy_number(t)][:probes]
     if _has(game, "describe"):
         told = [h for h in ids if _call(game, "describe", h, seat) is not None]
         if told:
@@ -410,10 +411,9 @@ class DeclaredHidden:
 
 def _zone_parts(key: str) -> tuple[str | None, int | None]:
     """``z:hand@1`` -> ``("hand", 1)``; a map space -> ``(None, None)``."""
-    if not key.startswith("z:"):
+    if not is_zone(key):
         return None, None
-    zone, _, owner = key[2:].partition("@")
-    return zone, int(owner) if owner else None
+    return split_zone_key(key)
 
 
 def random_endings(factory: GameFactory, n_games: int, seed: int = 0) -> dict[str, int]:

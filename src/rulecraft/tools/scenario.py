@@ -40,7 +40,7 @@ from rulecraft.diagnostics import Diagnostic, Span
 from rulecraft.language.schema_check import check_schema
 from rulecraft.language.yaml_source import JsonValue, PositionMap, load_yaml
 from rulecraft.runtime.decision import Decision, Option, Result
-from rulecraft.runtime.engine import without_copy_number
+from rulecraft.runtime.ids import parse_player, without_copy_number
 
 __all__ = [
     "SCENARIO_SCHEMA",
@@ -938,8 +938,8 @@ def _show(value: Any) -> str:
     if isinstance(value, bool):
         return "true" if value else "false"
     if isinstance(value, str):
-        seat = re.fullmatch(r"@(\d+)", value)
-        return _seat_name(int(seat.group(1))) if seat else value
+        seat = parse_player(value)
+        return _seat_name(seat) if seat is not None else value
     if isinstance(value, list | tuple):
         return "[" + ", ".join(_show(v) for v in value) + "]"
     if isinstance(value, dict) and set(value) == {""}:

@@ -41,6 +41,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from rulecraft.runtime import engine as E
+from rulecraft.runtime import ids
 from rulecraft.runtime.game import Game
 from rulecraft.runtime.program import ExprFn
 
@@ -55,7 +56,7 @@ __all__ = [
 ]
 
 #: The option id that resets a plan to its start (the engine's planning feature).
-RESET_ID = "plan:reset"
+RESET_ID = ids.PLAN_RESET
 
 #: A score: goal met (1/0), then each objective value, then minus the line's length.
 Score = tuple[float, ...]
