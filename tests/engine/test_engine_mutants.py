@@ -110,3 +110,24 @@ def test_a_seed_is_read_modulo_two_to_the_64(tmp_path: Path) -> None:
     ruleset = make(tmp_path, "look", 'action look "Look":\n    gain 1 gold\n')
     assert ruleset.new_game(seed=-1).state_hash() == ruleset.new_game(seed=2**64 - 1).state_hash()
     assert ruleset.new_game(seed=-1).state["rng"][0] == 2**64 - 1
+
+
+def test_a_card_moved_into_a_hand_is_named_to_its_owner_only(tmp_path: Path) -> None:
+    """docs/api.md: "a card drawn into a hidden hand is named to its owner and 'a card' to
+    the others" (the mutant dropped the owner's line: nobody read the name)."""
+    manifest = MANIFEST.replace(
+        "  table: {visibility: public}\n",
+        "  table: {visibility: hidden}\n  hand: {per: player, visibility: owner}\n",
+    )
+    (tmp_path / "ruleset.yaml").write_text(manifest.replace("ACTIONS", "take"), encoding="utf-8")
+    take = (
+        'action take "Take the ruby":\n'
+        "    move first(table.cards where it.def == ruby) to you.hand\n"
+    )
+    (tmp_path / "rules.rcl").write_text(GEMS + take, encoding="utf-8")
+    game = rulecraft.load(tmp_path).new_game(seed=1)
+    game.choose("act:take")
+    mine, theirs = game.log_for(0), game.log_for(1)
+    assert "Ruby -> hand of Player 1" in mine
+    assert "a card -> hand of Player 1" in theirs
+    assert not any("Ruby" in line for line in theirs)
