@@ -308,7 +308,7 @@ def test_a_go_to_inside_a_while_loop_is_an_edge_of_the_story(tmp_path: Path) -> 
     )
     root = story(
         tmp_path,
-        {"action explore \"Explore\":\n    go to 1\n": 'action explore "Explore":\n    go to 4\n'},
+        {'action explore "Explore":\n    go to 1\n': 'action explore "Explore":\n    go to 4\n'},
         extra=extra,
     )
     graph = story_graph(check_ruleset(root).compiler)
