@@ -11,6 +11,7 @@ import pytest
 
 import rulecraft
 from rulecraft.errors import DUPLICATE_OPTION, RuleError
+from rulecraft.runtime.game import Game
 
 MANIFEST = """rulecraft: 1
 name: t
@@ -131,3 +132,57 @@ def test_a_card_moved_into_a_hand_is_named_to_its_owner_only(tmp_path: Path) -> 
     assert "Ruby -> hand of Player 1" in mine
     assert "a card -> hand of Player 1" in theirs
     assert not any("Ruby" in line for line in theirs)
+
+
+HANDS = MANIFEST.replace(
+    "  table: {visibility: public}\n",
+    "  table: {visibility: hidden}\n  hand: {per: player, visibility: owner}\n",
+).replace("    attributes: {shine: number}\n", "    attributes: {shine: number, marks: list}\n")
+
+MOVES = """action take "Take":
+    move first(table.cards where it.def == ruby) to you.hand
+
+action show "Show":
+    reveal first(you.hand)
+
+action tire "Tire":
+    exhaust first(you.hand)
+
+action back "Back":
+    move first(you.hand) to table
+"""
+
+
+def _hands_game(tmp_path: Path) -> Game:
+    (tmp_path / "ruleset.yaml").write_text(
+        HANDS.replace("ACTIONS", "take, show, tire, back").replace("      mandatory: true\n", ""),
+        encoding="utf-8",
+    )
+    gems = GEMS.replace('gem ruby "Ruby":\n', 'gem ruby "Ruby":\n    marks: [bright, cut]\n')
+    (tmp_path / "rules.rcl").write_text(gems + MOVES, encoding="utf-8")
+    return rulecraft.load(tmp_path).new_game(seed=1)
+
+
+def test_a_card_that_changes_zone_forgets_it_was_revealed_or_exhausted(tmp_path: Path) -> None:
+    """Moving a card clears its temporary state: a revealed card is hidden again in its new
+    hidden zone, an exhausted one is ready (the mutants kept both)."""
+    game = _hands_game(tmp_path)
+    game.choose("act:take")  # seat 1's turn, until it passes
+    assert game.describe("ruby#1", 1) is None  # in seat 1's hand: seat 2 cannot read it
+    game.choose("act:show")
+    assert game.describe("ruby#1", 1) is not None  # revealed: seat 2 may read it
+    game.choose("act:tire")
+    assert game.evaluate_expr("first(you.hand).exhausted", 0) is True
+    game.choose("act:back")
+    assert game.describe("ruby#1", 1) is None  # back in the hidden table: unseen again
+    assert game.evaluate_expr("first(table.cards where it.def == ruby).exhausted") is False
+
+
+def test_has_looks_into_a_list_and_texts_show_flags_as_yes_or_no(tmp_path: Path) -> None:
+    """`X has NAME` on a list tests membership (the mutant answered the opposite), and a
+    true or false value interpolated into a text reads "yes" or "no"."""
+    game = _hands_game(tmp_path)
+    ruby = "first(table.cards where it.def == ruby)"
+    assert game.evaluate_expr(f"{ruby}.marks has cut") is True
+    assert game.evaluate_expr(f"{ruby}.marks has dull") is False
+    assert game.evaluate_expr('"{1 == 1}, {1 == 2}"') == "yes, no"
