@@ -36,6 +36,7 @@ from rulecraft.compile.fields import static_kind
 from rulecraft.errors import RuleError
 from rulecraft.language import ast
 from rulecraft.runtime import engine as E
+from rulecraft.runtime import ids
 from rulecraft.runtime.builtins import BUILTINS, get_field, multiply
 from rulecraft.runtime.values import divide, modulo
 
@@ -116,14 +117,14 @@ def build(compiler: Compiler, p: Plan) -> ExprFn:
 
 
 def _empty(ctx: E.Ctx, v: Any) -> bool:
-    if type(v) is str and v[1] == ":":
+    if ids.is_zone_space_or_def(v):
         return not ctx.st["zones"].get(v)
     return not E.as_list(ctx, v)
 
 
 def _coord(ctx: E.Ctx, o: Any, axis: int, name: str) -> Any:
-    if type(o) is str and o[:2] == "s:" and ctx.prog.map is not None:
-        return ctx.prog.map.coords[o[2:]][axis]
+    if ids.is_space(o) and ctx.prog.map is not None:
+        return ctx.prog.map.coords[ids.space_name(o)][axis]
     return get_field(ctx, o, name)
 
 
@@ -256,11 +257,11 @@ class _Generator:
         if n == "spaces":
             if c.map is None:
                 raise GiveUp
-            return f"{self.const(['s:' + s for s in c.map.spaces])}.copy()"
+            return f"{self.const([ids.space_id(s) for s in c.map.spaces])}.copy()"
         if n in c.zones:
             if c.zones[n].per_player:
-                return f"({f'z:{n}@'!r} + str(seat_of(loc['you'])))"
-            return self.const(f"z:{n}")
+                return f"({ids.zone_key_stem(n)!r} + str(seat_of(loc['you'])))"
+            return self.const(ids.zone_key(n))
         if n in c.resources:
             return self.fallback(e, env)
         if n in c.defines:
@@ -269,7 +270,7 @@ class _Generator:
             # A definition without parameters runs on the caller's locals (as its closure).
             return self.inline(n, [], env)
         if n in c.comps:
-            return self.const("d:" + n)
+            return self.const(ids.def_id(n))
         if n in c.symbols or n in c.flags_set:
             return self.const(n)
         raise GiveUp
@@ -288,7 +289,7 @@ class _Generator:
             axis = 0 if f == "x" else 1
             if self.c.map is not None:
                 # a space's coordinates straight from a table of the map ("s:id" -> (x, y))
-                coords = self.const({"s:" + k: v for k, v in self.c.map.coords.items()})
+                coords = self.const({ids.space_id(k): v for k, v in self.c.map.coords.items()})
                 first, o = self.once(obj)
                 return (
                     f"({coords}[{o}][{axis}] if type({first}) is str and {o} in {coords} "
@@ -298,15 +299,17 @@ class _Generator:
         zone = self.c.zones.get(f)
         if zone is not None or f in self.c.resources:
             # A player's zone or resource (you.hand, opponent.water): read in place when the
-            # value is a player ("@1"), as player_field does; anything else as before.
+            # value is a player ("@1"), as player_field does; anything else as before.  The
+            # generated text slices the player's prefix off in place (no call to seat_of).
             first, o = self.once(obj)
+            seat = f"int({o}[{len(ids.PLAYER)}:])"
             if zone is None:
-                fast = f"int(ctx.st['res'][int({o}[1:])].get({f!r}, 0))"
+                fast = f"int(ctx.st['res'][{seat}].get({f!r}, 0))"
             elif zone.per_player:
-                fast = f"({f'z:{f}@'!r} + str(int({o}[1:])))"
+                fast = f"({ids.zone_key_stem(f)!r} + str({seat}))"
             else:
-                fast = self.const(f"z:{f}")
-            test = f"type({first}) is str and {o}[:1] == '@'"
+                fast = self.const(ids.zone_key(f))
+            test = f"type({first}) is str and {o}[:{len(ids.PLAYER)}] == {ids.PLAYER!r}"
             return f"({fast} if {test} else get_field(ctx, {o}, {f!r}))"
         return f"get_field(ctx, {obj}, {f!r})"
 
@@ -329,13 +332,12 @@ class _Generator:
         args = [self.expr(a, env) for a in e.args]
         if n == "empty" and len(args) == 1:
             first, v = self.once(args[0])
-            return (
-                f"((not ctx.st['zones'].get({v})) if type({first}) is str and {v}[1] == ':' "
-                f"else _empty(ctx, {v}))"
-            )
+            # a zone, space or definition: its pile, read in place (ids.is_zone_space_or_def)
+            named = f"type({first}) is str and {v}[{ids.NAME_MARK_AT}] == {ids.NAME_MARK!r}"
+            return f"((not ctx.st['zones'].get({v})) if {named} else _empty(ctx, {v}))"
         if n == "space_at" and self.c.map is not None:
             # spatial.space_at without its argument list: the map's table of coordinates
-            spaces = self.const({xy: "s:" + sid for xy, sid in self.c.map.by_coord.items()})
+            spaces = self.const({xy: ids.space_id(sid) for xy, sid in self.c.map.by_coord.items()})
             return f"{spaces}.get((int({args[0]}), int({args[1]})))"
         if n == "count" and len(args) == 1:
             return f"len(as_list(ctx, {args[0]}))"
@@ -411,7 +413,7 @@ class _Generator:
             and self.c.map is not None
         ):
             # as_list of the list of spaces is that list: walk a constant tuple instead
-            items = self.const(tuple("s:" + s for s in self.c.map.spaces))
+            items = self.const(tuple(ids.space_id(s) for s in self.c.map.spaces))
         else:
             items = f"as_list(ctx, {self.expr(coll, env)})"
         var = self.fresh("it")

@@ -23,6 +23,7 @@ from rulecraft.diagnostics import Span
 from rulecraft.language import ast
 from rulecraft.language.parser import parse_expression, parse_snippet
 from rulecraft.runtime import engine as E
+from rulecraft.runtime import ids
 from rulecraft.runtime.builtins import BUILTINS, bounded, get_field, multiply
 from rulecraft.runtime.program import ExprFn
 from rulecraft.runtime.values import divide, modulo
@@ -113,8 +114,8 @@ def _attr(c: Compiler, e: ast.Attr, scope: Scope) -> ExprFn:
 
         def coordinate(ctx: E.Ctx) -> Any:
             o = obj(ctx)
-            if type(o) is str and o[:2] == "s:" and ctx.prog.map is not None:
-                return ctx.prog.map.coords[o[2:]][axis]
+            if ids.is_space(o) and ctx.prog.map is not None:
+                return ctx.prog.map.coords[ids.space_name(o)][axis]
             return get_field(ctx, o, f)
 
         return coordinate
@@ -226,7 +227,7 @@ def _add(ctx: E.Ctx, a: Any, b: Any) -> Any:
             out[k] = out.get(k, 0) + v
         return out
     if isinstance(a, list | str) and isinstance(b, list | str):
-        if isinstance(a, str) and isinstance(b, str) and not (a[:2] == "z:" or b[:2] == "z:"):
+        if isinstance(a, str) and isinstance(b, str) and not (ids.is_zone(a) or ids.is_zone(b)):
             return bounded(a + b)
         return bounded(E.as_list(ctx, a) + E.as_list(ctx, b))
     if a is None:
@@ -250,7 +251,7 @@ def _where(c: Compiler, e: ast.Where, scope: Scope) -> ExprFn:
         and "spaces" not in scope.locals
         and c.map is not None
     ):
-        return _spaces_where_empty(tuple("s:" + sid for sid in c.map.spaces), emptiness)
+        return _spaces_where_empty(tuple(ids.space_id(sid) for sid in c.map.spaces), emptiness)
     if emptiness is not None:
         return _where_empty(coll, emptiness)
     cond = c.expr(e.condition, scope.child("it"))
@@ -329,7 +330,7 @@ def name(c: Compiler, e: ast.Name, scope: Scope) -> ExprFn:
         if c.map is None:
             c.error("RC201", "'spaces' needs a map in ruleset.yaml", e.span)
             return lambda ctx: []
-        spaces = ["s:" + s for s in c.map.spaces]
+        spaces = [ids.space_id(s) for s in c.map.spaces]
         return lambda ctx: spaces.copy()
     return _declared(c, e, scope)
 
@@ -381,8 +382,8 @@ def _declared(c: Compiler, e: ast.Name, scope: Scope) -> ExprFn:
     n = e.name
     if n in c.zones:
         if c.zones[n].per_player:
-            return lambda ctx: f"z:{n}@{E.seat_of(ctx.loc['you'])}"
-        key = f"z:{n}"
+            return lambda ctx: ids.zone_key(n, E.seat_of(ctx.loc["you"]))
+        key = ids.zone_key(n)
         return lambda ctx: key
     if n in c.resources:
         if c.resources[n].per_player:
@@ -394,7 +395,7 @@ def _declared(c: Compiler, e: ast.Name, scope: Scope) -> ExprFn:
             c.error("RC206", f"{n!r} takes {len(d.params)} argument(s)", e.span, f"write {n}(...)")
         return lambda ctx: c.define_fns[n](ctx)
     if n in c.comps:
-        value = "d:" + n
+        value = ids.def_id(n)
         return lambda ctx: value
     if n in c.symbols or n in c.flags_set:
         return lambda ctx: n
@@ -493,7 +494,7 @@ def _call_builtin(c: Compiler, e: ast.Call, n: str, args: list[ExprFn]) -> ExprF
 
         def empty(ctx: E.Ctx) -> bool:
             v = a0(ctx)
-            if type(v) is str and v[1] == ":":
+            if ids.is_zone_space_or_def(v):
                 return not ctx.st["zones"].get(v)
             return not E.as_list(ctx, v)
 

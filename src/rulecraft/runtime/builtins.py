@@ -30,6 +30,7 @@ from rulecraft.runtime.engine import (
     zone_owner,
 )
 from rulecraft.runtime.ids import COPY, DEFINITION, PLAYER, SPACE, ZONE
+from rulecraft.runtime.state import ComponentState
 from rulecraft.runtime.values import COMPONENT_FIELDS
 
 
@@ -96,7 +97,7 @@ def comp_field(ctx: Ctx, cid: str, field: str) -> Any:
     return _comp_own_field(ctx, cid, comp, field)
 
 
-def _comp_own_field(ctx: Ctx, cid: str, comp: dict[str, Any], field: str) -> Any:
+def _comp_own_field(ctx: Ctx, cid: str, comp: ComponentState, field: str) -> Any:
     """A component's counter, attribute (modified) or effect named ``field``."""
     counters = comp["c"]
     if field in counters:

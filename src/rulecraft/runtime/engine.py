@@ -30,7 +30,14 @@ from rulecraft.rng import Rng, randbelow, shuffled
 from rulecraft.runtime import ids
 from rulecraft.runtime.ids import SPACE
 from rulecraft.runtime.program import Program, Routine, TriggerSpec
-from rulecraft.runtime.state import STATE_VERSION, State, clone_state
+from rulecraft.runtime.state import (
+    STATE_VERSION,
+    ComponentState,
+    GameResult,
+    PendingDecision,
+    State,
+    clone_state,
+)
 
 MAX_STEPS_PER_DECISION = 200_000
 
@@ -230,9 +237,9 @@ def say_about(ctx: Ctx, cid: str, template: str) -> None:
 
 
 # ---------------------------------------------------------------------------- components
-def comp_state(ctx: Ctx, cid: str) -> dict[str, Any]:
+def comp_state(ctx: Ctx, cid: str) -> ComponentState:
     try:
-        c: dict[str, Any] = ctx.st["comps"][cid]
+        c: ComponentState = ctx.st["comps"][cid]
     except KeyError:
         raise RuleError(f"no component {cid!r}") from None
     return c
@@ -580,7 +587,8 @@ def ask(
         check_end(ctx)
     if ctx.st["result"] is not None:
         return
-    ctx.st["pending"] = {"seat": seat, "prompt": prompt, "kind": kind, "options": options}
+    pending: PendingDecision = {"seat": seat, "prompt": prompt, "kind": kind, "options": options}
+    ctx.st["pending"] = pending
 
 
 without_copy_number = ids.without_copy_number
@@ -624,7 +632,8 @@ def take_answer(ctx: Ctx) -> tuple[bool, Any]:
 # ---------------------------------------------------------------------------- game end
 def finish(ctx: Ctx, winners: list[int], draw: bool, reason: str) -> None:
     if ctx.st["result"] is None:
-        ctx.st["result"] = {"winners": sorted(set(winners)), "draw": draw, "reason": reason}
+        result: GameResult = {"winners": sorted(set(winners)), "draw": draw, "reason": reason}
+        ctx.st["result"] = result
         ctx.st["pending"] = None
         ctx.say(reason or "The game is over.")
 
@@ -779,7 +788,7 @@ def new_state(prog: Program, players: int, seed: int, lang: str) -> State:
     if prog.map is not None:
         for space in prog.map.spaces:
             zones[ids.space_id(space)] = []
-    comps: dict[str, dict[str, Any]] = {}
+    comps: dict[str, ComponentState] = {}
     for place in prog.placements:
         d = prog.defs[place.def_id]
         kind = prog.kinds.get(d.kind)

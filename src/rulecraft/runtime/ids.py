@@ -61,6 +61,13 @@ PLAN_RESET = "plan:reset"
 
 # The kinds' prefixes (all two characters) a component id never starts with.
 _NOT_COMPONENT = (ZONE, SPACE, PLAYER)
+#: The prefixes of the ids that hold a name after them: zones, spaces, definitions.
+NAMED = (ZONE, SPACE, DEFINITION)
+#: Each of them is two characters ending in this, and no other id (a player's, a
+#: component's) holds it second: generated code tests ``value[1] == ":"``, one character
+#: (as fast as it gets), where :func:`is_zone_space_or_def` would cost a call.
+NAME_MARK = ":"
+NAME_MARK_AT = 1
 
 
 # ---------------------------------------------------------------------------- players
@@ -136,6 +143,25 @@ def is_place(value: object) -> bool:
     (True, True, False)
     """
     return isinstance(value, str) and value[:2] in ("z:", "s:")
+
+
+def zone_key_stem(name: str) -> str:
+    """The key of a zone every player has, less the owner's seat: generated code appends
+    the seat to it.
+
+    >>> zone_key_stem("hand") + "1" == zone_key("hand", 1)
+    True
+    """
+    return f"z:{name}@"
+
+
+def is_zone_space_or_def(value: object) -> bool:
+    """Is ``value`` a zone's key, a space's or a definition's id (a prefix, then a name)?
+
+    >>> [is_zone_space_or_def(v) for v in ("z:pile", "s:b2", "d:goblin", "@0", "mark#1", "a")]
+    [True, True, True, False, False, False]
+    """
+    return isinstance(value, str) and value[:2] in NAMED
 
 
 def split_zone_key(key: str) -> tuple[str, int | None]:

@@ -22,11 +22,52 @@ from __future__ import annotations
 
 import hashlib
 import json
-from typing import Any
+from typing import Any, TypedDict
 
 STATE_VERSION = 1
 
+#: The state is one plain-JSON dict (its keys are listed in the module docstring and in
+#: :data:`STATE_SCHEMA`); the records below type the parts of it the engine reads most.
 State = dict[str, Any]
+
+
+class _ComponentFields(TypedDict):
+    """The fields every component has (see :class:`ComponentState`)."""
+
+    d: str  #: its definition
+    z: str  #: the zone or space holding it (runtime/ids.py spells the key)
+    o: int | None  #: its owner's seat
+    s: str | None  #: the side up
+    x: bool  #: exhausted
+    c: dict[str, int]  #: counters
+    f: list[str]  #: flags
+    p: dict[str, Any]  #: fields the rules set on this copy
+
+
+class ComponentState(_ComponentFields, total=False):
+    """One component in ``state["comps"]`` (still a plain dict: saves hold it as it is);
+    the last three fields are there only while they hold (``total=False``)."""
+
+    up: bool  #: shown to every seat while in a hidden zone
+    down: bool  #: face down
+    seen: list[int]  #: the seats that looked at it
+
+
+class PendingDecision(TypedDict):
+    """``state["pending"]``: who must decide, and the options ``[id, label, value]``."""
+
+    seat: int
+    prompt: str
+    kind: str
+    options: list[list[Any]]
+
+
+class GameResult(TypedDict):
+    """``state["result"]`` once the game is over."""
+
+    winners: list[int]
+    draw: bool
+    reason: str
 
 
 def deep_copy(value: Any) -> Any:
