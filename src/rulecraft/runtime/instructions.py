@@ -651,9 +651,20 @@ def _use_ability(ctx: Ctx, cid: str, i: int, seat: int) -> None:
     if key:
         used[key] = int(used.get(key, 0)) + 1
     if ctx.log is not None:
-        what = f"{E.text_of(ctx, ab.label)} of {E.text_of(ctx, cid)}"
-        ctx.say(f"Player {seat + 1} uses {what}")
+        _log_ability_use(ctx, cid, ab.label, seat)
     E.push(ctx, ab.routine, local)
+
+
+def _log_ability_use(ctx: Ctx, cid: str, label: Any, seat: int) -> None:
+    """ "Player N uses ABILITY of CARD", to the seats that may see the card; the others read
+    that an ability of a card was used (the ability's name would tell the card)."""
+    what = f"Player {seat + 1} uses {E.text_of(ctx, label)} of {E.text_of(ctx, cid)}"
+    if all(E.visible_to(ctx, cid, s) for s in range(ctx.st["players"])):
+        ctx.say(what)
+        return
+    if E.visible_to(ctx, cid, seat):
+        ctx.say(what, seat)
+    ctx.say(f"Player {seat + 1} uses an ability of a card")
 
 
 # ---------------------------------------------------------------------------- choices
