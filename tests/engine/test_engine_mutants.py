@@ -186,3 +186,21 @@ def test_has_looks_into_a_list_and_texts_show_flags_as_yes_or_no(tmp_path: Path)
     assert game.evaluate_expr(f"{ruby}.marks has cut") is True
     assert game.evaluate_expr(f"{ruby}.marks has dull") is False
     assert game.evaluate_expr('"{1 == 1}, {1 == 2}"') == "yes, no"
+
+
+def test_an_ending_where_everybody_loses_ends_the_game(tmp_path: Path) -> None:
+    """docs/manifest.md: `loser: all` ends the game with no winner (the mutant never
+    finished it: the game went on)."""
+    manifest = MANIFEST.replace("ACTIONS", "look") + (
+        'end:\n  - if: "you.gold >= 1"\n    loser: all\n    per_seat: false\n'
+        "    reason: Too rich.\n"
+    )
+    (tmp_path / "ruleset.yaml").write_text(manifest, encoding="utf-8")
+    (tmp_path / "rules.rcl").write_text(
+        GEMS + 'action look "Look":\n    gain 1 gold\n', encoding="utf-8"
+    )
+    game = rulecraft.load(tmp_path).new_game(seed=1)
+    game.choose("act:look")
+    assert game.result is not None
+    assert game.result.winners == () and not game.result.draw
+    assert game.decision is None
