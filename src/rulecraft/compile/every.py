@@ -1,6 +1,6 @@
-"""``every(KIND)``: every component of a kind, wherever it is (the seed rulesets'
-ENGINE_GAPS "No collection of every component of a kind": Knight Moves 4, Wasteland Express
-6 kept such lists by hand in player fields).
+"""``every(KIND)``: every component of a kind, wherever it is (asked for by two seed
+rulesets' ENGINE_GAPS.md, "No collection of every component of a kind": they kept such
+lists by hand in player fields).
 
 A kind is named in expressions by its bare name already (``it.kind == goblin``), and a
 component id stands for all its copies (``count(ember)``); ``every(goblin)`` is the union

@@ -1,6 +1,6 @@
-"""``flatten(C)``: a list of collections as one list (the seed rulesets' ENGINE_GAPS "A list
-of spaces' pieces does not flatten": Waylanders 6, where ``spaces.pieces`` is a list of
-lists and ``where`` filters the lists, not the pieces).
+"""``flatten(C)``: a list of collections as one list (asked for by a seed ruleset's
+ENGINE_GAPS.md, "A list of spaces' pieces does not flatten": ``spaces.pieces`` is a list of
+lists, and ``where`` filters the lists, not the pieces).
 
 A field read from a list gives one value per element (``spaces.pieces`` is one list of
 pieces per space), and that stays so: rulesets count and index such lists
