@@ -9,7 +9,6 @@ decisions, never a particular game.
 
 from __future__ import annotations
 
-import contextlib
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -28,7 +27,7 @@ from rulecraft.errors import IllegalChoice as IllegalChoice
 from rulecraft.errors import RuleError as RuleError
 from rulecraft.rng import Rng, randbelow, shuffled
 from rulecraft.runtime import ids
-from rulecraft.runtime.ids import SPACE
+from rulecraft.runtime.ids import DEFINITION, SPACE, ZONE
 from rulecraft.runtime.program import Program, Routine, TriggerSpec
 from rulecraft.runtime.state import (
     STATE_VERSION,
@@ -394,16 +393,19 @@ def has_flag(ctx: Ctx, subject: Any, flag: str) -> bool:
 # ---------------------------------------------------------------------------- collections
 def as_list(ctx: Ctx, value: Any) -> list[Any]:
     """A value used as a collection: a zone gives its contents, a list itself."""
+    # The ids module's tests (is_zone, is_place, is_def) spelt with its constants in place:
+    # every collection a rule walks comes through here.
     if type(value) is list:
-        if value and ids.is_zone(value[0]):
+        if value and type(first := value[0]) is str and first[:2] == ZONE:
             # a list of zones (opponents.board): their contents, one after the other
             zones = ctx.st["zones"]
             return [c for key in value for c in zones.get(key, ())]
         return value
     if type(value) is str:
-        if ids.is_place(value):
+        head = value[:2]
+        if head in (ZONE, SPACE):
             return list(ctx.st["zones"].get(value, ()))
-        if ids.is_def(value):
+        if head == DEFINITION:
             return list(ctx.by_def.get(ids.def_name(value), ()))
     if value is None:
         return []
@@ -418,10 +420,13 @@ def move_comp(ctx: Ctx, cid: str, dest: str, position: str | None = None) -> Non
     src = comp["z"]
     zones = st["zones"]
     if src in zones:
-        with contextlib.suppress(ValueError):
+        # try/except, not contextlib.suppress: a context manager per move costs more
+        try:  # noqa: SIM105
             zones[src].remove(cid)
+        except ValueError:  # not in its pile (an arranged position may say so)
+            pass
     pile = zones.setdefault(dest, [])
-    spec = ctx.prog.zones.get(zone_name(dest)) if ids.is_zone(dest) else None
+    spec = ctx.prog.zones.get(zone_name(dest)) if type(dest) is str and dest[:2] == ZONE else None
     if spec is not None and spec.capacity is not None and len(pile) >= spec.capacity:
         # A full zone refuses the component: it stays where it was.
         zones[src].append(cid)
@@ -431,7 +436,7 @@ def move_comp(ctx: Ctx, cid: str, dest: str, position: str | None = None) -> Non
     else:
         pile.append(cid)
     comp["z"] = dest
-    if src != dest and ids.is_zone(src):
+    if src != dest and src[:2] == ZONE:
         left = ctx.prog.zones.get(zone_name(src))
         if left is not None and left.local_fields:
             props = comp["p"]

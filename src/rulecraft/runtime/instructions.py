@@ -13,7 +13,7 @@ from typing import Any
 from rulecraft.runtime import engine as E
 from rulecraft.runtime import ids, plan
 from rulecraft.runtime.engine import Ctx, RuleError
-from rulecraft.runtime.ids import ZONE
+from rulecraft.runtime.ids import COPY, DEFINITION, PLAYER, SPACE, ZONE
 from rulecraft.runtime.program import ActionSpec, ExprFn, Instr
 
 
@@ -481,15 +481,17 @@ def menu_options(ctx: Ctx, index: int) -> list[list[Any]]:
             local: dict[str, Any] = {"you": you, "this": None}
             ctx.loc = local
             var = act.for_var or "it"
+            condition = act.condition
+            cost = act.cost
+            stem = ids.action_option(name, "")  # "act:NAME:": each option adds its value's id
             for value in E.as_list(ctx, act.for_collection(ctx)):
                 local[var] = value
-                if act.condition is not None and not act.condition(ctx):
+                if condition is not None and not condition(ctx):
                     continue
-                if act.cost and not _can_pay(ctx, act.cost, seat):
+                if cost and not _can_pay(ctx, cost, seat):
                     continue
-                vid = _value_id(ctx, value, seat)
                 # The label is filled in only when somebody looks (see option_label).
-                options.append([ids.action_option(name, vid), None, ["act", name, value]])
+                options.append([stem + _value_id(ctx, value, seat), None, ["act", name, value]])
     finally:
         ctx.loc = saved
     return options
@@ -691,12 +693,23 @@ def option_label(ctx: Ctx, seat: int, value: Any) -> str:
 def _value_id(ctx: Ctx, value: Any, seat: int | None) -> str:
     """How an option id names ``value``: a space or definition by its bare name, a card
     this seat cannot see by its place in its zone (``z:deck@0[3]``), any other id as is."""
-    if E.is_comp(value) and seat is not None and not E.visible_to(ctx, value, seat):
-        comp = ctx.st["comps"][value]
-        pile = ctx.st["zones"].get(comp["z"], [])
-        return ids.position_id(comp["z"], pile.index(value))
-    if isinstance(value, str):
-        return ids.bare_name(value)
+    if type(value) is str:
+        # ids.bare_name and ids.is_component with the module's constants, in place: this
+        # runs for every option of every action menu
+        head = value[:2]
+        if head in (SPACE, DEFINITION):
+            return value[len(head) :]
+        if (
+            seat is not None
+            and COPY in value
+            and head != ZONE
+            and head[:1] != PLAYER
+            and not E.visible_to(ctx, value, seat)
+        ):
+            comp = ctx.st["comps"][value]
+            pile = ctx.st["zones"].get(comp["z"], [])
+            return ids.position_id(comp["z"], pile.index(value))
+        return value
     if isinstance(value, dict):
         return str(value.get("", ""))
     return str(value)
@@ -908,7 +921,9 @@ def _optional(skip: list[int], question: Any = None) -> Instr:
 
 # ---------------------------------------------------------------------------- effects
 def _targets(ctx: Ctx, value: Any) -> list[Any]:
-    return E.as_list(ctx, value) if not E.is_comp(value) else [value]
+    """The components an effect acts on: a card itself, a zone's or a list's contents (what
+    ``as_list`` makes of any value: a card's id, being no zone, is a list of itself)."""
+    return E.as_list(ctx, value)
 
 
 def _resource(
