@@ -148,7 +148,8 @@ def test_area_center_tokens_face_down_on_every_area_but_deployment_and_blocked(
     """ "Shuffle all area center tokens face down and place one on each tile of the matching
     color on the game board. Leave all deployment areas and blocked path hexes empty.\""""
     game = setup_done(rules)
-    assert value(game, "count(spaces where any(hidden_center(it)))") == 28
+    # The 2-player board: 33 areas, 26 of them neither a corner nor a blocked path.
+    assert value(game, "count(spaces where any(hidden_center(it)))") == 26
     assert value(game, "count(corners where any(centers_at(it)))") == 0
     assert value(game, "count(spaces where is_blocked(it) and any(centers_at(it)))") == 0
     assert (
@@ -159,6 +160,67 @@ def test_area_center_tokens_face_down_on_every_area_but_deployment_and_blocked(
     )
     # "Draw 3 cards and place them in a row, visible to all players".
     assert value(game, "count(objectives)") == 3
+
+
+# ------------------------------------------------------------- boards by player count
+# "Scenario: Build a scenario based on the number of players. You'll find instructions on
+# the scenario booklet. Scenarios are comprised of hexagonal tiles called areas." The
+# booklet is not in the rulebook: the boards are authored (README.md, rules.rcl board_gaps).
+BOARDS = {
+    2: (33, ["0,3", "6,3"], ["0,6", "1,6", "2,6", "3,6"]),
+    3: (34, ["0,6", "6,3", "3,0"], ["0,3", "6,0", "3,6"]),
+    4: (37, ["0,3", "3,0", "6,3", "3,6"], []),
+}
+
+
+@pytest.mark.parametrize("players", [2, 3, 4])
+def test_each_player_count_builds_its_own_board(rules: rulecraft.Ruleset, players: int) -> None:
+    """ "Scenario: Build a scenario based on the number of players." The board of each
+    player count: its areas, its deployment areas ("Place your adventurers on an empty
+    deployment area") and the areas off it, which hold no area center token ("place one on
+    each tile of the matching color on the game board") and no party."""
+    areas, deploys, gaps = BOARDS[players]
+    game = setup_done(rules, seed=3, players=players)
+    assert value(game, "count(spaces where not off_board(it))") == areas
+    assert sorted(value(game, "game.deploys")) == sorted(f"s:{d}" for d in deploys)
+    assert sorted(value(game, "(spaces where off_board(it)).id")) == sorted(gaps)
+    assert value(game, "count(spaces where off_board(it) and any(centers_at(it)))") == 0
+    assert value(game, "count(spaces where off_board(it) and any(units_at(it)))") == 0
+    assert value(game, "count(spaces where count(units_at(it)) == 5)") == players
+    # "There should always be 3 available objective cards": none of them names an area
+    # off this board (those objectives go to the box).
+    assert value(game, "count(objectives)") == 3
+    names_off_board = "any(it.areas where off_board(area_of(it)))"
+    assert value(game, f"count(objectives where {names_off_board})") == 0
+    assert value(game, f"count(objective_deck where {names_off_board})") == 0
+    # The 2-player board leaves out the two objectives that name 2,6.
+    assert value(game, "count(box where it.kind == objective)") == (2 if players == 2 else 0)
+
+
+def test_an_area_off_the_board_is_neither_entered_nor_seen(rules: rulecraft.Ruleset) -> None:
+    """ "An active adventurer can move to any area that is adjacent and visible, provided
+    there is enough space for another unit." On the 2-player board the bottom row is off the
+    board: from 1,5 an adventurer moves to 0,5, 2,5's neighbours and 1,4, never to 0,6 or 1,6,
+    which have no room and are not seen."""
+    game = position(rules, {"1,5": {"brigg#1": 0}, "4,2": {"dherghen#1": 1}}, ap=(9, 3))
+    play(game, "act:activate:brigg#1")
+    travel = {o for o in options(game) if o.startswith("act:travel:")}
+    assert "act:travel:0,5" in travel
+    assert not travel & {"act:travel:0,6", "act:travel:1,6"}
+    assert value(game, "capacity(space_at(1, 6))") == 0
+    assert value(game, "sees(space_at(1, 5), space_at(1, 6))") is False
+    assert value(game, "sees(space_at(1, 5), space_at(0, 5))") is True
+
+
+def test_the_three_player_board_has_no_spare_corners(rules: rulecraft.Ruleset) -> None:
+    """ "The person seated to the left of the starting player will be the first to pick a
+    deployment area. Place your adventurers on an empty deployment area." With three
+    players the corners 0,3, 6,0 and 3,6 are off the board; each party deploys on one of
+    0,6, 6,3 and 3,0."""
+    game = setup_done(rules, seed=5, players=3)
+    homes = sorted(value(game, "you.home", seat) for seat in range(3))
+    assert homes == ["s:0,6", "s:3,0", "s:6,3"]
+    assert value(game, "count(spaces where off_board(it) and it in corners)") == 3
 
 
 def test_the_draft_passes_the_rest_of_the_hand_to_the_left(rules: rulecraft.Ruleset) -> None:
