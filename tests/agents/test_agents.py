@@ -21,7 +21,7 @@ from rulecraft.bots.agents import (
     mcts_spec,
     play_game,
 )
-from rulecraft.runtime.decision import Decision, Option
+from rulecraft.runtime.decision import Decision, Option, Result
 from rulecraft.runtime.protocols import Agent, GameLike
 
 from .fakegames import (
@@ -418,3 +418,141 @@ def test_a_cut_off_rollout_scores_the_evaluation_divided_by_its_scale(
     assert agent.last_root is not None
     for child in agent.last_root.children.values():  # seat 0 decided at the root
         assert child.reward / child.visits == pytest.approx(score)
+
+
+class Climb:
+    """One seat picks a start ('low' at 0 or 'high' at 5), then takes 12 steps up or down;
+    it wins when it ends at height 15 or more.  ``evaluate`` is the height, so rollouts
+    guided by it climb, while random rollouts from 'high' win about 2% of the time."""
+
+    num_players = 1
+    max_decisions = 100
+
+    def __init__(self) -> None:
+        self.height: int | None = None
+        self.steps = 0
+        self.evaluated = 0
+
+    @property
+    def decision(self) -> Decision | None:
+        if self.result is not None:
+            return None
+        if self.height is None:
+            return Decision(0, "Start", (Option("low", "low"), Option("high", "high")))
+        return Decision(0, "Step", (Option("up", "up"), Option("down", "down")))
+
+    @property
+    def result(self) -> Result | None:
+        if self.height is None or self.steps < 12:
+            return None
+        return Result((0,) if self.height >= 15 else ())
+
+    def choose(self, option_id: str) -> None:
+        if self.height is None:
+            self.height = 5 if option_id == "high" else 0
+        else:
+            self.height += 1 if option_id == "up" else -1
+            self.steps += 1
+
+    def clone(self) -> Climb:
+        twin = Climb()
+        twin.height, twin.steps = self.height, self.steps
+        return twin
+
+    def determinize(self, seat: int, seed: int) -> Climb:
+        return self.clone()
+
+    def view(self, seat: int) -> dict[str, int | None]:
+        return {"height": self.height, "steps": self.steps}
+
+    def evaluate(self, seat: int) -> float:
+        return float(self.height or 0)
+
+
+@pytest.mark.parametrize("seed", range(5))
+def test_guided_rollouts_follow_the_evaluation(seed: int) -> None:
+    """Issue 11, item 4: 'MCTS ... with a rollout policy from the ruleset's evaluation'.
+    With epsilon 0 every rollout climbs, so the search sees that only 'high' can win."""
+    guided = MCTSAgent(seed, iterations=20, rollout_epsilon=0.0)
+    assert guided.choose(Climb()) == "high"
+    assert guided.last_root is not None
+    high = guided.last_root.children["high"]
+    # the tree itself tries 'down' steps, so not every iteration through 'high' wins
+    assert high.reward >= high.visits / 2
+    assert guided.last_root.children["low"].reward == 0
+    # uniformly random rollouts almost never see a win within the same budget
+    plain = MCTSAgent(seed, iterations=20)
+    plain.choose(Climb())
+    assert plain.last_root is not None
+    assert plain.last_root.children["high"].reward < high.reward
+
+
+def test_a_guided_rollout_step_is_the_best_scored_option() -> None:
+    agent = MCTSAgent(0, iterations=1, rollout_depth=6, rollout_epsilon=0.0)
+    world = Climb()
+    world.choose("low")
+    agent._rollout(world)
+    assert (world.height, world.steps) == (6, 6)
+    # epsilon 1: every rollout move is random; over 12 steps they are not all 'up'
+    random_walk = MCTSAgent(3, iterations=1, rollout_depth=12, rollout_epsilon=1.0)
+    world = Climb()
+    world.choose("low")
+    random_walk._rollout(world)
+    assert world.steps == 12 and world.height is not None and world.height < 12
+
+
+class WideCountdown(SpyCountdown):
+    """A countdown whose every decision offers 20 options (each subtracts nothing)."""
+
+    @property
+    def decision(self) -> Decision | None:
+        options = tuple(Option(f"opt{k}", str(k)) for k in range(20))
+        return Decision(seat=0, prompt="Pick", options=options)
+
+    def choose(self, option_id: str) -> None:
+        if self.world_index is not None:
+            self.spy.chooses_per_world[self.world_index] += 1
+
+
+def test_a_guided_step_scores_at_most_a_sample_of_the_options() -> None:
+    game = WideCountdown(start=10, players=2)
+    game.spy = _Spy()
+    agent = MCTSAgent(0, iterations=1, rollout_depth=1, rollout_epsilon=0.0)
+    agent.choose(game)
+    # one expansion, one guided step scoring GUIDED_ROLLOUT_SAMPLE clones, then the cut-off
+    assert game.spy.evaluated == agent_module_constant("GUIDED_ROLLOUT_SAMPLE") + 2
+
+
+def agent_module_constant(name: str) -> int:
+    value = getattr(agents_module, name)
+    assert isinstance(value, int)
+    return value
+
+
+@pytest.mark.parametrize(
+    ("spec", "epsilon", "name"),
+    [
+        ("mcts:50/d4/g", 0.1, "mcts:50/d4/g0.1"),
+        ("mcts:50/g0.25", 0.25, "mcts:50/g0.25"),
+        ("mcts:g0/30", 0.0, "mcts:30/g0"),
+        ("mcts:50", None, "mcts:50"),
+    ],
+)
+def test_guided_rollout_specs(spec: str, epsilon: float | None, name: str) -> None:
+    agent = make_agent(spec, 0)
+    assert isinstance(agent, MCTSAgent)
+    assert (agent.rollout_epsilon, agent.name) == (epsilon, name)
+    again = make_agent(name, 0)
+    assert isinstance(again, MCTSAgent) and again.rollout_epsilon == epsilon
+    for bad in ("mcts:50/g1.5", "mcts:50/gx", "mcts:50/g-0.1"):
+        with pytest.raises(ValueError, match="bad agent budget"):
+            make_agent(bad, 0)
+
+
+def test_root_parallel_searches_keep_the_guided_rollouts() -> None:
+    from rulecraft.bots.root_parallel import RootParallelMCTS, _searcher
+
+    agent = make_agent("mcts:10/g0.2/p2", 0)
+    assert isinstance(agent, RootParallelMCTS)
+    assert agent.name == "mcts:10/g0.2/p2" and agent.base.rollout_epsilon == 0.2
+    assert _searcher(1, (10, None, 30, 1, 0.2)).rollout_epsilon == 0.2

@@ -14,6 +14,8 @@ same answers.  Agents are not game state; their randomness never touches the gam
 >>> agent = make_agent("mcts:50/d20", seed=1)
 >>> (agent.name, agent.iterations, agent.rollout_depth)
 ('mcts:50/d20', 50, 20)
+>>> make_agent("mcts:50/d4/g", seed=1).rollout_epsilon  # rollouts guided by the evaluation
+0.1
 """
 
 from __future__ import annotations
@@ -43,6 +45,14 @@ DEFAULT_ROLLOUT_DEPTH = 30
 #: Iterations of :class:`MCTSAgent` when a spec gives neither iterations nor seconds.
 DEFAULT_ITERATIONS = 200
 
+#: Share of uniformly random moves in a rollout guided by the evaluation (``/g`` without a
+#: number): the other moves are the evaluation's favourite (epsilon-greedy).
+DEFAULT_ROLLOUT_EPSILON = 0.1
+
+#: Options a guided rollout step plays and scores at most; beyond it, a random sample of
+#: this many (each costs a clone, a move and an ``evaluate``).
+GUIDED_ROLLOUT_SAMPLE = 8
+
 KNOWN_SPECS = (
     "random",
     "greedy",
@@ -52,6 +62,7 @@ KNOWN_SPECS = (
     "mcts:<budget>/d<rollout depth>",
     "mcts:<budget>/w<iterations per determinization>",
     "mcts:<budget>/p<processes>",
+    "mcts:<budget>/g[<epsilon>]",
 )
 
 
@@ -203,6 +214,12 @@ class MCTSAgent:
     ``squash(evaluate(seat) / evaluation_scale)`` per seat)
     and backs the per-seat rewards up the path (win 1, draw 0.5, loss 0).
 
+    With ``rollout_epsilon`` set, rollouts are guided by the evaluation (epsilon-greedy):
+    at each rollout decision with a choice, a uniformly random move with probability
+    ``rollout_epsilon``, otherwise the move after which ``evaluate`` scores best for the
+    deciding seat (:meth:`_guided_step`).  ``None`` (the default) plays uniformly random
+    rollouts.
+
     Decisions with a single option are played through without a tree node and without
     spending an iteration.  ``worlds_per_determinization = k`` deals one determinization
     and searches ``k`` clones of it before dealing the next (a clone is cheaper than a
@@ -222,6 +239,7 @@ class MCTSAgent:
         time_budget: float | None = None,
         rollout_depth: int = DEFAULT_ROLLOUT_DEPTH,
         worlds_per_determinization: int = 1,
+        rollout_epsilon: float | None = None,
     ) -> None:
         if iterations is not None and iterations < 1:
             raise ValueError("iterations must be >= 1")
@@ -233,12 +251,17 @@ class MCTSAgent:
             raise ValueError("rollout_depth must be >= 0")
         if worlds_per_determinization < 1:
             raise ValueError("worlds_per_determinization must be >= 1")
+        if rollout_epsilon is not None and not 0.0 <= rollout_epsilon <= 1.0:
+            raise ValueError("rollout_epsilon must be between 0 and 1")
         self.iterations = iterations
         self.time_budget = time_budget
         self.rollout_depth = rollout_depth
         self.worlds_per_determinization = worlds_per_determinization
+        self.rollout_epsilon = rollout_epsilon
         self.rng = random.Random(seed)
-        self.name = mcts_spec(iterations, time_budget, rollout_depth, worlds_per_determinization)
+        self.name = mcts_spec(
+            iterations, time_budget, rollout_depth, worlds_per_determinization, rollout_epsilon
+        )
         #: Iterations run by the last ``choose`` and its tree (for benchmarks and tests).
         self.last_iterations = 0
         self.last_root: _Node | None = None
@@ -339,11 +362,18 @@ class MCTSAgent:
         return best[0] if len(best) == 1 else self.rng.choice(best)
 
     def _rollout(self, world: GameLike) -> list[float]:
-        """Random moves to the end (or the depth cap); the reward of every seat."""
+        """Random (or evaluation-guided) moves to the end or the depth cap; the reward of
+        every seat."""
         steps = 0
-        choice = self.rng.choice
+        rng = self.rng
+        epsilon = self.rollout_epsilon
         while world.result is None and steps < self.rollout_depth:
-            world.choose(choice(pending_ids(world)[1]))
+            seat, ids = pending_ids(world)
+            # the random stream is drawn exactly as before when rollouts are not guided
+            if epsilon is not None and len(ids) > 1 and rng.random() >= epsilon:
+                world.choose(self._guided_step(world, seat, ids))
+            else:
+                world.choose(rng.choice(ids))
             steps += 1
         result = world.result
         seats = range(world.num_players)
@@ -352,18 +382,45 @@ class MCTSAgent:
         scale = float(getattr(world, "evaluation_scale", 1.0))
         return [squash(world.evaluate(s) / scale) for s in seats]
 
+    def _guided_step(self, world: GameLike, seat: int, ids: Sequence[str]) -> str:
+        """The option of ``ids`` after which ``evaluate(seat)`` is highest (a finished game
+        scores :func:`terminal_score`), each played on a clone of ``world``; at most
+        :data:`GUIDED_ROLLOUT_SAMPLE` of them, sampled at random when there are more; ties
+        broken at random.  ``world`` is already a determinization, so this reads nothing
+        the searching seat cannot see."""
+        candidates = (
+            list(ids)
+            if len(ids) <= GUIDED_ROLLOUT_SAMPLE
+            else self.rng.sample(list(ids), GUIDED_ROLLOUT_SAMPLE)
+        )
+        best: list[str] = []
+        best_score = -math.inf
+        for oid in candidates:
+            after = world.clone()
+            after.choose(oid)
+            result = after.result
+            score = terminal_score(result, seat) if result is not None else after.evaluate(seat)
+            if score > best_score:
+                best, best_score = [oid], score
+            elif score == best_score:
+                best.append(oid)
+        return best[0] if len(best) == 1 else self.rng.choice(best)
+
 
 def mcts_spec(
     iterations: int | None,
     time_budget: float | None,
     rollout_depth: int = DEFAULT_ROLLOUT_DEPTH,
     worlds_per_determinization: int = 1,
+    rollout_epsilon: float | None = None,
 ) -> str:
     """The canonical spec of an MCTS configuration (defaults left out), which
     :func:`make_agent` reads back.
 
     >>> mcts_spec(200, None), mcts_spec(None, 1.0, 40), mcts_spec(500, 2.0, 30, 4)
     ('mcts:200', 'mcts:1s/d40', 'mcts:500/2s/w4')
+    >>> mcts_spec(50, None, 4, 1, 0.1)
+    'mcts:50/d4/g0.1'
     """
     parts = []
     if iterations is not None:
@@ -374,14 +431,18 @@ def mcts_spec(
         parts.append(f"d{rollout_depth}")
     if worlds_per_determinization != 1:
         parts.append(f"w{worlds_per_determinization}")
+    if rollout_epsilon is not None:
+        parts.append(f"g{rollout_epsilon:g}")
     return "mcts:" + "/".join(parts)
 
 
 def parse_mcts_spec(spec: str, seed: int) -> Agent:
     """``mcts`` or ``mcts:PART/PART/...`` where a part is ``N`` (iterations), ``Ns`` or
     ``N.Ns`` (seconds per decision), ``dN`` (rollout depth), ``wN`` (iterations per
-    determinization) or ``pN`` (N searches in N processes, their root visits summed:
-    :mod:`rulecraft.bots.root_parallel`).  Iterations and seconds together stop at
+    determinization), ``pN`` (N searches in N processes, their root visits summed:
+    :mod:`rulecraft.bots.root_parallel`) or ``g`` / ``gE`` (rollouts guided by the
+    ruleset's evaluation, epsilon-greedy with ``E`` random moves, default
+    :data:`DEFAULT_ROLLOUT_EPSILON`).  Iterations and seconds together stop at
     whichever comes first; seconds alone mean no iteration cap; neither means
     :data:`DEFAULT_ITERATIONS`.
 
@@ -390,6 +451,9 @@ def parse_mcts_spec(spec: str, seed: int) -> Agent:
     (None, 1.0, 40, 1)
     >>> parse_mcts_spec("mcts:d10", 0).name
     'mcts:200/d10'
+    >>> g = parse_mcts_spec("mcts:50/d4/g0.25", 0)
+    >>> (g.rollout_epsilon, g.name, parse_mcts_spec("mcts:50/g", 0).name)
+    (0.25, 'mcts:50/d4/g0.25', 'mcts:50/g0.1')
     """
     text = spec.strip().lower()
     if text != "mcts" and not text.startswith("mcts:"):
@@ -399,6 +463,7 @@ def parse_mcts_spec(spec: str, seed: int) -> Agent:
     depth = DEFAULT_ROLLOUT_DEPTH
     worlds = 1
     processes = 1
+    epsilon: float | None = None
     body = text[len("mcts:") :] if text.startswith("mcts:") else ""
     if text.startswith("mcts:") and not body:
         raise ValueError(f"bad agent budget in {spec!r}: nothing after 'mcts:'")
@@ -410,6 +475,8 @@ def parse_mcts_spec(spec: str, seed: int) -> Agent:
                 worlds = int(part[1:])
             elif part.startswith("p"):
                 processes = int(part[1:])
+            elif part.startswith("g"):
+                epsilon = float(part[1:]) if part[1:] else DEFAULT_ROLLOUT_EPSILON
             elif part.endswith("s"):
                 seconds = float(part[:-1])
             else:
@@ -422,6 +489,7 @@ def parse_mcts_spec(spec: str, seed: int) -> Agent:
             time_budget=seconds,
             rollout_depth=depth,
             worlds_per_determinization=worlds,
+            rollout_epsilon=epsilon,
         )
         if processes == 1:
             return agent
@@ -435,9 +503,10 @@ def parse_mcts_spec(spec: str, seed: int) -> Agent:
 def make_agent(spec: str, seed: int) -> Agent:
     """The agent a spec names: ``random``, ``greedy``, ``mcts`` (200 iterations),
     ``mcts:500`` (iterations), ``mcts:2s`` / ``mcts:0.5s`` (seconds per decision), with
-    optional ``/dN`` (rollout depth, default 30) and ``/wN`` (iterations per
-    determinization), e.g. ``mcts:200/d40`` or ``mcts:400/1s`` (whichever comes first);
-    see :func:`parse_mcts_spec`.
+    optional ``/dN`` (rollout depth, default 30), ``/wN`` (iterations per
+    determinization), ``/pN`` (processes) and ``/g`` (rollouts guided by the evaluation),
+    e.g. ``mcts:200/d40`` or ``mcts:400/1s`` (whichever comes first); see
+    :func:`parse_mcts_spec`.
 
     >>> make_agent("mcts:2s", 0).name
     'mcts:2s'

@@ -45,13 +45,14 @@ __all__ = ["RootParallelMCTS"]
 _LOADED: dict[str, Any] = {}
 
 
-#: An MCTS budget: iterations, seconds, rollout depth, iterations per determinization.
-Budget = tuple[int | None, float | None, int, int]
+#: An MCTS budget: iterations, seconds, rollout depth, iterations per determinization,
+#: the guided rollouts' epsilon (``None``: random rollouts).
+Budget = tuple[int | None, float | None, int, int, float | None]
 
 
 def _searcher(seed: int, budget: Budget) -> MCTSAgent:
-    iterations, seconds, depth, worlds = budget
-    return MCTSAgent(seed, iterations, seconds, depth, worlds)
+    iterations, seconds, depth, worlds, epsilon = budget
+    return MCTSAgent(seed, iterations, seconds, depth, worlds, epsilon)
 
 
 def _search(root: str, state: dict[str, Any], seed: int, budget: Budget) -> dict[str, int]:
@@ -90,6 +91,7 @@ class RootParallelMCTS:
             base.time_budget,
             base.rollout_depth,
             base.worlds_per_determinization,
+            base.rollout_epsilon,
         )
         seeds = [self.base.rng.getrandbits(62) for _ in range(self.workers)]
         root = _ruleset_folder(game)
