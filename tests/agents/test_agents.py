@@ -555,4 +555,49 @@ def test_root_parallel_searches_keep_the_guided_rollouts() -> None:
     agent = make_agent("mcts:10/g0.2/p2", 0)
     assert isinstance(agent, RootParallelMCTS)
     assert agent.name == "mcts:10/g0.2/p2" and agent.base.rollout_epsilon == 0.2
-    assert _searcher(1, (10, None, 30, 1, 0.2)).rollout_epsilon == 0.2
+    assert _searcher(1, (10, None, 30, 1, 0.2, True)).rollout_epsilon == 0.2
+
+
+class HighClimb(Climb):
+    """The climb with an evaluation far from 0 (1,000 plus the height), where
+    ``squash`` is flat: one step up or down changes an absolute score by about 1e-6."""
+
+    def clone(self) -> HighClimb:
+        twin = HighClimb()
+        twin.height, twin.steps = self.height, self.steps
+        return twin
+
+    def determinize(self, seat: int, seed: int) -> HighClimb:
+        return self.clone()
+
+    def evaluate(self, seat: int) -> float:
+        return 1000.0 + (self.height or 0)
+
+
+def test_relative_rewards_score_the_change_of_the_evaluation() -> None:
+    """``/r``: a cut-off rollout scores squash(evaluation at the leaf minus at the start),
+    so a step up scores squash(1) = 0.75 and a step down squash(-1) = 0.25 even at a
+    height of 1,000, where absolute scores are all but equal."""
+    game = HighClimb()
+    game.choose("low")
+    relative = MCTSAgent(0, iterations=2, rollout_depth=0, relative=True)  # one per option
+    relative.choose(game)
+    assert relative.last_root is not None
+    up, down = relative.last_root.children["up"], relative.last_root.children["down"]
+    assert up.reward / up.visits == pytest.approx(0.75)
+    assert down.reward / down.visits == pytest.approx(0.25)
+    absolute = MCTSAgent(0, iterations=2, rollout_depth=0)
+    absolute.choose(game)
+    assert absolute.last_root is not None
+    scores = [c.reward / c.visits for c in absolute.last_root.children.values()]
+    assert max(scores) - min(scores) < 1e-5
+    # and with a budget, the relative search goes up
+    assert MCTSAgent(0, iterations=30, rollout_depth=0, relative=True).choose(game) == "up"
+
+
+def test_relative_spec_round_trips() -> None:
+    agent = make_agent("mcts:r/40/d4", 0)
+    assert isinstance(agent, MCTSAgent) and agent.relative and agent.name == "mcts:40/d4/r"
+    assert not make_agent("mcts:40/d4", 0).relative  # type: ignore[attr-defined]
+    again = make_agent(agent.name, 0)
+    assert isinstance(again, MCTSAgent) and again.relative

@@ -63,6 +63,7 @@ KNOWN_SPECS = (
     "mcts:<budget>/w<iterations per determinization>",
     "mcts:<budget>/p<processes>",
     "mcts:<budget>/g[<epsilon>]",
+    "mcts:<budget>/r",
 )
 
 
@@ -218,7 +219,9 @@ class MCTSAgent:
     at each rollout decision with a choice, a uniformly random move with probability
     ``rollout_epsilon``, otherwise the move after which ``evaluate`` scores best for the
     deciding seat (:meth:`_guided_step`).  ``None`` (the default) plays uniformly random
-    rollouts.
+    rollouts.  With ``relative``, a cut-off rollout scores the change of the evaluation
+    since the iteration's start, ``squash((evaluate(leaf) - evaluate(start)) / scale)``,
+    so positions far from 0 keep squash's resolution (:meth:`_rollout`).
 
     Decisions with a single option are played through without a tree node and without
     spending an iteration.  ``worlds_per_determinization = k`` deals one determinization
@@ -240,6 +243,7 @@ class MCTSAgent:
         rollout_depth: int = DEFAULT_ROLLOUT_DEPTH,
         worlds_per_determinization: int = 1,
         rollout_epsilon: float | None = None,
+        relative: bool = False,
     ) -> None:
         if iterations is not None and iterations < 1:
             raise ValueError("iterations must be >= 1")
@@ -258,9 +262,15 @@ class MCTSAgent:
         self.rollout_depth = rollout_depth
         self.worlds_per_determinization = worlds_per_determinization
         self.rollout_epsilon = rollout_epsilon
+        self.relative = relative
         self.rng = random.Random(seed)
         self.name = mcts_spec(
-            iterations, time_budget, rollout_depth, worlds_per_determinization, rollout_epsilon
+            iterations,
+            time_budget,
+            rollout_depth,
+            worlds_per_determinization,
+            rollout_epsilon,
+            relative,
         )
         #: Iterations run by the last ``choose`` and its tree (for benchmarks and tests).
         self.last_iterations = 0
@@ -315,6 +325,7 @@ class MCTSAgent:
         """One selection / expansion / rollout / backup pass through ``world`` (mutated)."""
         path: list[tuple[_Node, int]] = []  # (edge taken, seat that took it)
         node = root
+        start = self._start_scores(world)
         while world.result is None:
             seat, ids = pending_ids(world)
             if len(ids) == 1:
@@ -339,7 +350,7 @@ class MCTSAgent:
             node = children[oid]
             path.append((node, seat))
             world.choose(oid)
-        rewards = self._rollout(world)
+        rewards = self._rollout(world, start)
         for edge, chooser in path:
             edge.visits += 1
             edge.reward += rewards[chooser]
@@ -361,9 +372,17 @@ class MCTSAgent:
                 best.append(oid)
         return best[0] if len(best) == 1 else self.rng.choice(best)
 
-    def _rollout(self, world: GameLike) -> list[float]:
+    def _start_scores(self, world: GameLike) -> list[float] | None:
+        """Each seat's scaled evaluation of the iteration's starting world, which a
+        ``relative`` search measures cut-off rollouts from (``None`` otherwise)."""
+        if not self.relative or world.result is not None:
+            return None
+        scale = float(getattr(world, "evaluation_scale", 1.0))
+        return [world.evaluate(s) / scale for s in range(world.num_players)]
+
+    def _rollout(self, world: GameLike, start: Sequence[float] | None = None) -> list[float]:
         """Random (or evaluation-guided) moves to the end or the depth cap; the reward of
-        every seat."""
+        every seat (a cut-off one measured from ``start`` when given)."""
         steps = 0
         rng = self.rng
         epsilon = self.rollout_epsilon
@@ -380,6 +399,8 @@ class MCTSAgent:
         if result is not None:
             return [seat_reward(result, s) for s in seats]
         scale = float(getattr(world, "evaluation_scale", 1.0))
+        if start is not None:
+            return [squash(world.evaluate(s) / scale - start[s]) for s in seats]
         return [squash(world.evaluate(s) / scale) for s in seats]
 
     def _guided_step(self, world: GameLike, seat: int, ids: Sequence[str]) -> str:
@@ -413,14 +434,15 @@ def mcts_spec(
     rollout_depth: int = DEFAULT_ROLLOUT_DEPTH,
     worlds_per_determinization: int = 1,
     rollout_epsilon: float | None = None,
+    relative: bool = False,
 ) -> str:
     """The canonical spec of an MCTS configuration (defaults left out), which
     :func:`make_agent` reads back.
 
     >>> mcts_spec(200, None), mcts_spec(None, 1.0, 40), mcts_spec(500, 2.0, 30, 4)
     ('mcts:200', 'mcts:1s/d40', 'mcts:500/2s/w4')
-    >>> mcts_spec(50, None, 4, 1, 0.1)
-    'mcts:50/d4/g0.1'
+    >>> mcts_spec(50, None, 4, 1, 0.1), mcts_spec(50, None, 4, 1, None, True)
+    ('mcts:50/d4/g0.1', 'mcts:50/d4/r')
     """
     parts = []
     if iterations is not None:
@@ -433,6 +455,8 @@ def mcts_spec(
         parts.append(f"w{worlds_per_determinization}")
     if rollout_epsilon is not None:
         parts.append(f"g{rollout_epsilon:g}")
+    if relative:
+        parts.append("r")
     return "mcts:" + "/".join(parts)
 
 
@@ -442,7 +466,8 @@ def parse_mcts_spec(spec: str, seed: int) -> Agent:
     determinization), ``pN`` (N searches in N processes, their root visits summed:
     :mod:`rulecraft.bots.root_parallel`) or ``g`` / ``gE`` (rollouts guided by the
     ruleset's evaluation, epsilon-greedy with ``E`` random moves, default
-    :data:`DEFAULT_ROLLOUT_EPSILON`).  Iterations and seconds together stop at
+    :data:`DEFAULT_ROLLOUT_EPSILON`) or ``r`` (a cut-off rollout scores the change of the
+    evaluation since the iteration's start).  Iterations and seconds together stop at
     whichever comes first; seconds alone mean no iteration cap; neither means
     :data:`DEFAULT_ITERATIONS`.
 
@@ -454,6 +479,8 @@ def parse_mcts_spec(spec: str, seed: int) -> Agent:
     >>> g = parse_mcts_spec("mcts:50/d4/g0.25", 0)
     >>> (g.rollout_epsilon, g.name, parse_mcts_spec("mcts:50/g", 0).name)
     (0.25, 'mcts:50/d4/g0.25', 'mcts:50/g0.1')
+    >>> parse_mcts_spec("mcts:r/40/d4", 0).name
+    'mcts:40/d4/r'
     """
     text = spec.strip().lower()
     if text != "mcts" and not text.startswith("mcts:"):
@@ -464,6 +491,7 @@ def parse_mcts_spec(spec: str, seed: int) -> Agent:
     worlds = 1
     processes = 1
     epsilon: float | None = None
+    relative = False
     body = text[len("mcts:") :] if text.startswith("mcts:") else ""
     if text.startswith("mcts:") and not body:
         raise ValueError(f"bad agent budget in {spec!r}: nothing after 'mcts:'")
@@ -475,6 +503,8 @@ def parse_mcts_spec(spec: str, seed: int) -> Agent:
                 worlds = int(part[1:])
             elif part.startswith("p"):
                 processes = int(part[1:])
+            elif part == "r":
+                relative = True
             elif part.startswith("g"):
                 epsilon = float(part[1:]) if part[1:] else DEFAULT_ROLLOUT_EPSILON
             elif part.endswith("s"):
@@ -490,6 +520,7 @@ def parse_mcts_spec(spec: str, seed: int) -> Agent:
             rollout_depth=depth,
             worlds_per_determinization=worlds,
             rollout_epsilon=epsilon,
+            relative=relative,
         )
         if processes == 1:
             return agent

@@ -46,13 +46,13 @@ _LOADED: dict[str, Any] = {}
 
 
 #: An MCTS budget: iterations, seconds, rollout depth, iterations per determinization,
-#: the guided rollouts' epsilon (``None``: random rollouts).
-Budget = tuple[int | None, float | None, int, int, float | None]
+#: the guided rollouts' epsilon (``None``: random rollouts), rewards relative to the start.
+Budget = tuple[int | None, float | None, int, int, float | None, bool]
 
 
 def _searcher(seed: int, budget: Budget) -> MCTSAgent:
-    iterations, seconds, depth, worlds, epsilon = budget
-    return MCTSAgent(seed, iterations, seconds, depth, worlds, epsilon)
+    iterations, seconds, depth, worlds, epsilon, relative = budget
+    return MCTSAgent(seed, iterations, seconds, depth, worlds, epsilon, relative)
 
 
 def _search(root: str, state: dict[str, Any], seed: int, budget: Budget) -> dict[str, int]:
@@ -92,6 +92,7 @@ class RootParallelMCTS:
             base.rollout_depth,
             base.worlds_per_determinization,
             base.rollout_epsilon,
+            base.relative,
         )
         seeds = [self.base.rng.getrandbits(62) for _ in range(self.workers)]
         root = _ruleset_folder(game)
