@@ -16,6 +16,15 @@ kept in the same baseline file under ``"strength"``:
 plays ``SPEC`` against ``random`` with ``simulate(..., workers=2)`` in batches of two games
 (the bot changes seat every batch) until the minutes are up, and records the bot's win
 rate with its 95% Wilson interval and the seconds per game.
+
+The CPU time of whole games, the bot's search included, is a third mode:
+
+    .venv/bin/python bench/bench_agents.py --cpu radlands mcts:100/d30 --games 4
+
+plays ``SPEC`` against ``random`` (the bot's seat alternating) and ``random`` against
+``random`` on the same seeds, one game at a time in this process, and records each game's
+``time.process_time`` (one core's seconds, whatever the neighbours' load) under
+``"cpu_per_game"``.
 """
 
 from __future__ import annotations
@@ -313,6 +322,63 @@ def strength(
     }
 
 
+def cpu_per_game(ruleset: str, spec: str, games: int, seed: int = 0) -> dict[str, Any]:
+    """CPU seconds (``time.process_time``) of whole games of ``spec`` against ``random``
+    (the bot in seat ``i % 2`` of game ``i``) and of ``random`` against ``random`` on the same
+    seeds; the agents are seeded as ``simulate`` seeds them."""
+    factory = RulesetGameFactory(ruleset, 2)
+    out: dict[str, Any] = {"ruleset": ruleset, "bot": spec, "games": games, "seeds": []}
+    for label, bot_spec in (("bot", spec), ("random", "random")):
+        rows = []
+        for i in range(games):
+            game_seed = seed + i
+            specs = [bot_spec, "random"] if i % 2 == 0 else ["random", bot_spec]
+            agents = [make_agent(sp, game_seed * 1009 + s) for s, sp in enumerate(specs)]
+            game = factory(game_seed)
+            started = time.process_time()
+            played = play_game(game, agents)
+            cpu = time.process_time() - started
+            bot_seat = i % 2
+            won = bot_seat in played.result.winners and len(played.result.winners) == 1
+            rows.append(
+                {
+                    "seed": game_seed,
+                    "cpu_s": round(cpu, 2),
+                    "decisions": played.decisions,
+                    "bot_seat_won": won,
+                }
+            )
+            print(
+                f"  {label} game {i}: {cpu:.1f} s CPU, {played.decisions} decisions",
+                file=sys.stderr,
+                flush=True,
+            )
+        cpu_s = [r["cpu_s"] for r in rows]
+        out[label] = {
+            "games_played": rows,
+            "cpu_s_mean": sum(cpu_s) / games,
+            "cpu_s_max": max(cpu_s),
+        }
+    out["seeds"] = list(range(seed, seed + games))
+    out["machine"] = machine()
+    return out
+
+
+def cpu_main(ruleset: str, spec: str, games: int) -> int:
+    result = cpu_per_game(ruleset, spec, games)
+    data = previous_baseline()
+    data.setdefault("cpu_per_game", {})[f"{ruleset} {spec}"] = result
+    BASELINE.parent.mkdir(parents=True, exist_ok=True)
+    BASELINE.write_text(json.dumps(data, indent=2) + "\n", encoding="utf-8")
+    bot, rnd = result["bot"], result["random"]
+    print(
+        f"SUMMARY agents: {spec} vs random on {ruleset}: {bot['cpu_s_mean']:.1f} s CPU a game "
+        f"(max {bot['cpu_s_max']:.1f}) over {games} games; random vs random on the same seeds "
+        f"{rnd['cpu_s_mean']:.2f} s"
+    )
+    return 0
+
+
 def strength_main(
     ruleset: str, spec: str, minutes: float, workers: int, games: int | None = None
 ) -> int:
@@ -336,8 +402,11 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--strength", nargs=2, metavar=("RULESET", "SPEC"))
     parser.add_argument("--minutes", type=float, default=10.0)
     parser.add_argument("--workers", type=int, default=2)
-    parser.add_argument("--games", type=int, help="with --strength: play this many games")
+    parser.add_argument("--games", type=int, help="with --strength / --cpu: this many games")
+    parser.add_argument("--cpu", nargs=2, metavar=("RULESET", "SPEC"))
     args = parser.parse_args(argv)
+    if args.cpu:
+        return cpu_main(args.cpu[0], args.cpu[1], args.games or 4)
     if args.strength:
         return strength_main(
             args.strength[0], args.strength[1], args.minutes, args.workers, args.games
@@ -351,9 +420,10 @@ def main(argv: list[str] | None = None) -> int:
         "default_ruleset_random": real_ruleset(400),
         "mcts_real_rulesets": real_mcts_speed(),
     }
-    kept = previous_baseline().get("strength")
-    if kept:  # measured by --strength runs, which take minutes each: keep them
-        results["strength"] = kept
+    for slow in ("strength", "cpu_per_game"):  # minutes per run (the modes above): keep them
+        kept = previous_baseline().get(slow)
+        if kept:
+            results[slow] = kept
     BASELINE.parent.mkdir(parents=True, exist_ok=True)
     BASELINE.write_text(json.dumps(results, indent=2) + "\n", encoding="utf-8")
     rp = results["random_playouts"]
