@@ -37,6 +37,7 @@ from rulecraft.errors import RuleError
 from rulecraft.language import ast
 from rulecraft.runtime import engine as E
 from rulecraft.runtime import ids
+from rulecraft.runtime import map as spatial
 from rulecraft.runtime.builtins import BUILTINS, get_field, multiply
 from rulecraft.runtime.values import divide, modulo
 
@@ -124,7 +125,7 @@ def _empty(ctx: E.Ctx, v: Any) -> bool:
 
 def _coord(ctx: E.Ctx, o: Any, axis: int, name: str) -> Any:
     if ids.is_space(o) and ctx.prog.map is not None:
-        return ctx.prog.map.coords[ids.space_name(o)][axis]
+        return spatial.current_map(ctx).coords[ids.space_name(o)][axis]
     return get_field(ctx, o, name)
 
 
@@ -335,7 +336,7 @@ class _Generator:
             # a zone, space or definition: its pile, read in place (ids.is_zone_space_or_def)
             named = f"type({first}) is str and {v}[{ids.NAME_MARK_AT}] == {ids.NAME_MARK!r}"
             return f"((not ctx.st['zones'].get({v})) if {named} else _empty(ctx, {v}))"
-        if n == "space_at" and self.c.map is not None:
+        if n == "space_at" and self.c.map is not None and not self.c.map.tiles:
             # spatial.space_at without its argument list: the map's table of coordinates
             spaces = self.const({xy: ids.space_id(sid) for xy, sid in self.c.map.by_coord.items()})
             return f"{spaces}.get((int({args[0]}), int({args[1]})))"

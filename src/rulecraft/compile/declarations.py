@@ -9,6 +9,7 @@ from collections.abc import Callable, Iterable
 from typing import TYPE_CHECKING, Any
 
 from rulecraft.compile.generate import generated_components
+from rulecraft.compile.map_tiles import check_map_tiles
 from rulecraft.diagnostics import Span
 from rulecraft.language import ast
 from rulecraft.runtime.map import build_map
@@ -202,6 +203,7 @@ def _declare_map(c: Compiler) -> None:
     """The map: its terrains, costs and the four directions are symbols."""
     m = c.m
     if m.get("map"):
+        check_map_tiles(c, m["map"])
         c.map = build_map(m["map"])
         c.symbols.update(c.map.terrain.values())
         c.symbols.update((m["map"].get("costs") or {}).keys())

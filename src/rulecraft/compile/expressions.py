@@ -24,6 +24,7 @@ from rulecraft.language import ast
 from rulecraft.language.parser import parse_expression, parse_snippet
 from rulecraft.runtime import engine as E
 from rulecraft.runtime import ids
+from rulecraft.runtime import map as spatial
 from rulecraft.runtime.builtins import BUILTINS, bounded, get_field, multiply
 from rulecraft.runtime.program import ExprFn
 from rulecraft.runtime.values import divide, modulo
@@ -115,7 +116,7 @@ def _attr(c: Compiler, e: ast.Attr, scope: Scope) -> ExprFn:
         def coordinate(ctx: E.Ctx) -> Any:
             o = obj(ctx)
             if ids.is_space(o) and ctx.prog.map is not None:
-                return ctx.prog.map.coords[ids.space_name(o)][axis]
+                return spatial.current_map(ctx).coords[ids.space_name(o)][axis]
             return get_field(ctx, o, f)
 
         return coordinate

@@ -50,7 +50,7 @@ __all__ = [
 NEXT_FACES = "next_faces"
 
 # The keys an arrangement (a scenario's ``setup:``) may have, in the order they apply.
-SETUP_KEYS = ("active", "phase", "zones", "cards", "players", "game", "dice")
+SETUP_KEYS = ("active", "phase", "zones", "cards", "players", "game", "dice", "tiles")
 
 
 class _Missing:
@@ -118,6 +118,8 @@ class Arrangement:
     dice: Mapping[str, Sequence[Any]] = field(default_factory=dict)
     active: int | None = None
     phase: str | None = None
+    #: map tiles: slot -> the tile that lies there (the others keep their order)
+    tiles: Mapping[str, str] = field(default_factory=dict)
 
     @classmethod
     def read(cls, data: Mapping[str, Any], first_seat: int = 0) -> Arrangement:
@@ -158,6 +160,7 @@ class Arrangement:
             dice={str(d): _faces(f, d) for d, f in (data.get("dice") or {}).items()},
             active=None if active is None else _seat(active, first_seat, "active"),
             phase=None if phase is None else str(phase),
+            tiles={str(k): str(v) for k, v in _mapping(data.get("tiles") or {}, "tiles").items()},
         )
 
 
@@ -269,6 +272,8 @@ def apply(ctx: Ctx, plan: Arrangement) -> None:
         _set_holder(ctx, E.player(seat), holder)
     if plan.game is not None:
         _set_holder(ctx, None, plan.game)
+    if plan.tiles:
+        st["tiles"] = _placed_tiles(ctx, plan.tiles)
     if plan.dice:
         queue: dict[str, list[int]] = st["mem"].setdefault(NEXT_FACES, {})
         for die, faces in plan.dice.items():
@@ -314,11 +319,35 @@ def _check(ctx: Ctx, plan: Arrangement) -> None:
         _check_seat(ctx, plan.active, "active")
     if plan.phase is not None:
         _phase_index(ctx, plan.phase)
+    if plan.tiles:
+        _placed_tiles(ctx, plan.tiles)
     if (plan.active is not None or plan.phase is not None) and st["round"] == 0:
         raise ValueError(
             "setup: active/phase: the game is still in its setup (round 0); answer the "
             "setup's decisions first"
         )
+
+
+def _placed_tiles(ctx: Ctx, wanted: Mapping[str, str]) -> list[str]:
+    """The game's tile placement with ``wanted`` (slot -> tile) in place: each tile named
+    changes places with the tile of its new slot, so every tile still lies in one slot
+    (and the pieces on a tile's spaces go with it)."""
+    mp = ctx.prog.map
+    if mp is None or not mp.tiles:
+        raise ValueError("setup: tiles: this ruleset's map has no tiles")
+    slots = [slot.id for slot in mp.slots]
+    placement = [str(t) for t in ctx.st.get("tiles") or [t.id for t in mp.tiles]]
+    for slot, tile in wanted.items():
+        if slot not in slots:
+            raise ValueError(f"setup: tiles: no slot {slot!r} (slots: {', '.join(slots)})")
+        if tile not in placement:
+            raise ValueError(f"setup: tiles.{slot}: no tile {tile!r}")
+        here, there = slots.index(slot), placement.index(tile)
+        placement[here], placement[there] = placement[there], placement[here]
+    for slot, tile in wanted.items():
+        if placement[slots.index(slot)] != tile:
+            raise ValueError(f"setup: tiles: tile {tile!r} is wanted in two slots")
+    return placement
 
 
 def _check_seat(ctx: Ctx, seat: int, where: str) -> None:

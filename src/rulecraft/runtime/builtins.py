@@ -116,9 +116,7 @@ def _comp_own_field(ctx: Ctx, cid: str, comp: ComponentState, field: str) -> Any
 
 
 def space_field(ctx: Ctx, key: str, field: str) -> Any:
-    mp = ctx.prog.map
-    if mp is None:
-        raise RuleError("this ruleset has no map")
+    mp = spatial.current_map(ctx)  # with map tiles, where this game placed them
     sid = ids.space_name(key)
     if field == "x":
         return mp.coords[sid][0]

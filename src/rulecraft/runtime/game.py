@@ -22,6 +22,7 @@ from rulecraft.diagnostics import Diagnostic
 from rulecraft.errors import IllegalChoice, RuleError, RulesetError
 from rulecraft.rng import Rng, shuffled
 from rulecraft.runtime import engine as E
+from rulecraft.runtime import map as spatial
 from rulecraft.runtime.decision import Decision, Option, Result
 from rulecraft.runtime.engine import Ctx
 from rulecraft.runtime.program import ExprFn, Program
@@ -98,6 +99,9 @@ class Ruleset:
                 f"{prog.name} has no language {language!r} ({', '.join(prog.languages)})"
             )
         st = E.new_state(prog, n, seed, language if language != prog.languages[0] else "")
+        if prog.map is not None and prog.map.tiles:
+            # the board's tiles lie in their slots before setup runs (same seed, same board)
+            st["tiles"] = spatial.deal_tiles(prog.map, st["rng"][0])
         game = Game(self, st, initial=None, log=[])
         game._initial = clone_state(st)
         game._run()

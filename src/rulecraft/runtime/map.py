@@ -14,12 +14,14 @@ Movement costs come from terrain; line of sight is blocked by terrain listed in
 
 from __future__ import annotations
 
+import dataclasses
 import heapq
 from collections import deque
 from typing import TYPE_CHECKING, Any
 
+from rulecraft.rng import Rng, mix64, shuffled
 from rulecraft.runtime import ids
-from rulecraft.runtime.program import MapSpec
+from rulecraft.runtime.program import MapSlot, MapSpec, MapTile
 
 if TYPE_CHECKING:
     from rulecraft.runtime.engine import Ctx
@@ -60,6 +62,88 @@ def _square_grid(
         )
 
 
+def tile_space_id(tile: str, space: str) -> str:
+    """The map's id of space ``space`` of tile ``tile``: the two joined by ``_``.
+
+    >>> tile_space_id("moor", "a")
+    'moor_a'
+    """
+    return f"{tile}_{space}"
+
+
+def port_ref(ref: str) -> tuple[str, str] | None:
+    """``"SLOT.PORT"`` as (slot, port); None for anything else.
+
+    >>> port_ref("a1.e"), port_ref("inn")
+    (('a1', 'e'), None)
+    """
+    slot, dot, port = ref.partition(".")
+    return (slot, port) if dot and slot and port and "." not in port else None
+
+
+def _tiles(spec: dict[str, Any], terrain: dict[str, str]) -> tuple[MapTile, ...]:
+    """The tiles of ``map: tiles:``, their spaces' terrain added to ``terrain``."""
+    out: list[MapTile] = []
+    for tile in spec.get("tiles") or ():
+        tid = str(tile["id"])
+        spaces: list[str] = []
+        offsets: dict[str, tuple[int, int]] = {}
+        ports: dict[str, list[str]] = {}
+        for item in tile.get("spaces") or ():
+            sid = tile_space_id(tid, str(item["id"]))
+            spaces.append(sid)
+            offsets[sid] = (int(item.get("x", 0)), int(item.get("y", 0)))
+            if "terrain" in item:
+                terrain[sid] = str(item["terrain"])
+            for port in item.get("ports") or ():
+                ports.setdefault(str(port), []).append(sid)
+        out.append(MapTile(tid, tuple(spaces), offsets, {k: tuple(v) for k, v in ports.items()}))
+    return tuple(out)
+
+
+def _tile_links(spec: dict[str, Any], links: dict[str, set[str]]) -> None:
+    """The links inside each tile (``adjacent`` names the tile's own spaces), both ways."""
+    for tile in spec.get("tiles") or ():
+        tid = str(tile["id"])
+        local = {str(item["id"]) for item in tile.get("spaces") or ()}
+        for item in tile.get("spaces") or ():
+            sid = tile_space_id(tid, str(item["id"]))
+            for other in item.get("adjacent") or ():
+                if str(other) in local:
+                    oid = tile_space_id(tid, str(other))
+                    links.setdefault(sid, set()).add(oid)
+                    links.setdefault(oid, set()).add(sid)
+
+
+def _graph_links(
+    spec: dict[str, Any], links: dict[str, set[str]]
+) -> tuple[tuple[str, str, str], ...]:
+    """The links between the board's own spaces (both ways), added to ``links``; an
+    ``adjacent`` entry ``SLOT.PORT`` that names no space is returned as a board port."""
+    ports: list[tuple[str, str, str]] = []
+    for item in spec.get("spaces") or ():
+        sid = str(item["id"])
+        for other in item.get("adjacent") or ():
+            ref = port_ref(str(other))
+            if str(other) not in links and ref is not None and spec.get("tiles"):
+                ports.append((sid, ref[0], ref[1]))
+                continue
+            links.setdefault(sid, set()).add(str(other))
+            links.setdefault(str(other), set()).add(sid)
+    return tuple(ports)
+
+
+def _joins(spec: dict[str, Any]) -> tuple[tuple[str, str, str, str], ...]:
+    """``slots: joins:`` as (slot, port, slot, port), each pair once."""
+    out: list[tuple[str, str, str, str]] = []
+    for item in spec.get("slots") or ():
+        for port, target in (item.get("joins") or {}).items():
+            ref = port_ref(str(target))
+            if ref is not None:
+                out.append((str(item["id"]), str(port), ref[0], ref[1]))
+    return tuple(out)
+
+
 def build_map(spec: dict[str, Any]) -> MapSpec:
     """Build the map model from the manifest's ``map`` section."""
     kind = spec["kind"]
@@ -70,6 +154,8 @@ def build_map(spec: dict[str, Any]) -> MapSpec:
     width = int(spec.get("width", 0))
     height = int(spec.get("height", 0))
     default_terrain = spec.get("default_terrain")
+    tiles: tuple[MapTile, ...] = ()
+    board_ports: tuple[tuple[str, str, str], ...] = ()
     if kind == "square":
         _square_grid(spec, width, height, spaces, coords, adjacency)
     elif kind == "hex":
@@ -94,15 +180,16 @@ def build_map(spec: dict[str, Any]) -> MapSpec:
                 if (q + dq, r + dr) in by_coord
             )
     else:  # graph
-        for i, item in enumerate(spec.get("spaces", [])):
+        for i, item in enumerate(spec.get("spaces") or ()):
             sid = str(item["id"])
             spaces.append(sid)
             coords[sid] = (int(item.get("x", i)), int(item.get("y", 0)))
+        tiles = _tiles(spec, terrain)
         links: dict[str, set[str]] = {s: set() for s in spaces}
-        for item in spec.get("spaces", []):
-            for other in item.get("adjacent", []):
-                links[str(item["id"])].add(str(other))
-                links.setdefault(str(other), set()).add(str(item["id"]))
+        for tile in tiles:
+            spaces.extend(tile.spaces)
+        _tile_links(spec, links)
+        board_ports = _graph_links(spec, links)
         adjacency = {s: tuple(sorted(links.get(s, ()))) for s in spaces}
     for item in spec.get("spaces", []) or []:
         if isinstance(item, dict) and "terrain" in item:
@@ -125,17 +212,96 @@ def build_map(spec: dict[str, Any]) -> MapSpec:
         costs=costs,
         blocks_sight=frozenset(spec.get("blocks_sight", [])),
         by_coord={xy: sid for sid, xy in coords.items()},
-        zone_keys=tuple((ids.space_id(sid), coords[sid]) for sid in spaces),
+        zone_keys=tuple((ids.space_id(sid), coords[sid]) for sid in spaces if sid in coords),
+        tiles=tiles,
+        slots=tuple(
+            MapSlot(str(item["id"]), (int(item.get("x", 0)), int(item.get("y", 0))))
+            for item in spec.get("slots") or ()
+        ),
+        joins=_joins(spec),
+        board_ports=board_ports,
+        place_tiles=str(spec.get("place_tiles", "shuffle")),
     )
 
 
-def _map(ctx: Ctx) -> MapSpec:
+# ---------------------------------------------------------------------------- tiles placed
+#: placed maps kept per map (a game keeps its placement; a long run meets many)
+_PLACED_KEPT = 512
+
+
+#: the tiles are shuffled with a stream of their own, derived from the game's seed, so a
+#: board of tiles leaves every other random event of a seed as it was
+_TILE_STREAM = 0x7469_6C65_735F_6D61
+
+
+def deal_tiles(mp: MapSpec, seed: int) -> list[str]:
+    """The tile of each slot at the start of a game (tile ids, slot by slot): shuffled
+    with the game's seed (``place_tiles: shuffle``), or the tiles in the order listed
+    (``listed``).  Same seed, same board."""
+    order = [t.id for t in mp.tiles]
+    if mp.place_tiles == "listed":
+        return order
+    mixed, _ = shuffled(Rng(mix64((seed ^ _TILE_STREAM) & ((1 << 64) - 1))), order)
+    return mixed
+
+
+def placed_map(mp: MapSpec, placement: tuple[str, ...]) -> MapSpec:
+    """The map with its tiles in the slots ``placement`` names (tile ids, slot by slot),
+    built once per placement and kept."""
+    hit = mp.placed.get(placement)
+    if hit is None:
+        if len(mp.placed) >= _PLACED_KEPT:
+            mp.placed.clear()
+        hit = mp.placed[placement] = _place(mp, placement)
+    return hit
+
+
+def _place(mp: MapSpec, placement: tuple[str, ...]) -> MapSpec:
+    """Build the map of one placement: where each tile space lies (its slot's origin plus
+    its offset) and the links across slots (``joins``) and to the board (``board_ports``)."""
+    tiles = {t.id: t for t in mp.tiles}
+    in_slot = {slot.id: tiles[tid] for slot, tid in zip(mp.slots, placement, strict=True)}
+    coords = dict(mp.coords)
+    for slot in mp.slots:
+        ox, oy = slot.origin
+        for sid, (dx, dy) in in_slot[slot.id].offsets.items():
+            coords[sid] = (ox + dx, oy + dy)
+    links = {s: set(adj) for s, adj in mp.adjacency.items()}
+
+    def touch(a: str, b: str) -> None:
+        links.setdefault(a, set()).add(b)
+        links.setdefault(b, set()).add(a)
+
+    for slot_a, port_a, slot_b, port_b in mp.joins:
+        for a in in_slot[slot_a].ports.get(port_a, ()):
+            for b in in_slot[slot_b].ports.get(port_b, ()):
+                touch(a, b)
+    for sid, slot_id, port in mp.board_ports:
+        for b in in_slot[slot_id].ports.get(port, ()):
+            touch(sid, b)
+    return dataclasses.replace(
+        mp,
+        coords=coords,
+        adjacency={s: tuple(sorted(links.get(s, ()))) for s in mp.spaces},
+        by_coord={xy: sid for sid, xy in coords.items()},
+        zone_keys=tuple((ids.space_id(sid), coords[sid]) for sid in mp.spaces),
+        placement=placement,
+        placed={},
+    )
+
+
+def current_map(ctx: Ctx) -> MapSpec:
+    """The map of this game: the ruleset's map, with its tiles where this game placed them
+    (``state["tiles"]``, slot by slot; the listed order in a state that has none)."""
     mp = ctx.prog.map
     if mp is None:
         from rulecraft.runtime.engine import RuleError
 
         raise RuleError("this ruleset has no map")
-    return mp
+    if not mp.tiles:
+        return mp
+    placement = ctx.st.get("tiles")
+    return placed_map(mp, tuple(placement) if placement else tuple(t.id for t in mp.tiles))
 
 
 def _sid(value: Any) -> str:
@@ -155,7 +321,7 @@ def space_of(ctx: Ctx, value: Any) -> str | None:
 
 
 def adjacent(ctx: Ctx, a: list[Any]) -> bool:
-    mp = _map(ctx)
+    mp = current_map(ctx)
     x, y = space_of(ctx, a[0]), space_of(ctx, a[1])
     return x is not None and y is not None and y in mp.adjacency.get(x, ())
 
@@ -167,7 +333,7 @@ def hex_distance(a: tuple[int, int], b: tuple[int, int]) -> int:
 
 def distance(ctx: Ctx, a: list[Any]) -> int:
     """Steps between two spaces (hex distance on hex grids, BFS steps otherwise)."""
-    mp = _map(ctx)
+    mp = current_map(ctx)
     x, y = space_of(ctx, a[0]), space_of(ctx, a[1])
     if x is None or y is None:
         return -1
@@ -187,13 +353,13 @@ def distance(ctx: Ctx, a: list[Any]) -> int:
 
 
 def space_at(ctx: Ctx, a: list[Any]) -> str | None:
-    sid = _map(ctx).by_coord.get((int(a[0]), int(a[1])))
+    sid = current_map(ctx).by_coord.get((int(a[0]), int(a[1])))
     return None if sid is None else ids.space_id(sid)
 
 
 def in_a_row(ctx: Ctx, a: list[Any]) -> bool:
     """Does player a[0] own pieces on ``a[1]`` spaces in a straight line (any direction)?"""
-    mp = _map(ctx)
+    mp = current_map(ctx)
     seat = int(str(a[0])[1:])
     n = int(a[1])
     zones = ctx.st["zones"]
@@ -254,7 +420,7 @@ def _cheapest(
 
 def path_cost(ctx: Ctx, a: list[Any]) -> int:
     """The cheapest cost to move from a[0] to a[1] (entering a space costs its terrain)."""
-    mp = _map(ctx)
+    mp = current_map(ctx)
     x, y = space_of(ctx, a[0]), space_of(ctx, a[1])
     if x is None or y is None:
         return -1
@@ -264,7 +430,7 @@ def path_cost(ctx: Ctx, a: list[Any]) -> int:
 
 def path(ctx: Ctx, a: list[Any]) -> list[str]:
     """The spaces of the cheapest route from a[0] to a[1], both ends included ([] if none)."""
-    mp = _map(ctx)
+    mp = current_map(ctx)
     x, y = space_of(ctx, a[0]), space_of(ctx, a[1])
     if x is None or y is None:
         return []
@@ -279,7 +445,7 @@ def path(ctx: Ctx, a: list[Any]) -> list[str]:
 
 def reach(ctx: Ctx, a: list[Any]) -> list[str]:
     """Every space reachable from a[0] with a budget of a[1] movement points."""
-    mp = _map(ctx)
+    mp = current_map(ctx)
     x = space_of(ctx, a[0])
     if x is None:
         return []
@@ -322,7 +488,7 @@ def _line(mp: MapSpec, x: str, y: str) -> list[str]:
 def line_of_sight(ctx: Ctx, a: list[Any]) -> bool:
     """No space strictly between a[0] and a[1] has sight-blocking terrain or a piece that
     blocks sight (a piece with the flag ``blocks_sight``)."""
-    mp = _map(ctx)
+    mp = current_map(ctx)
     x, y = space_of(ctx, a[0]), space_of(ctx, a[1])
     if x is None or y is None:
         return False
@@ -340,7 +506,7 @@ def line_of_sight(ctx: Ctx, a: list[Any]) -> bool:
 def step(ctx: Ctx, a: list[Any]) -> str | None:
     """The space one step from a[0] in direction a[1] (north/south/east/west, or a hex
     direction 0-5), or none at the edge of the map."""
-    mp = _map(ctx)
+    mp = current_map(ctx)
     x = space_of(ctx, a[0])
     if x is None:
         return None
@@ -355,7 +521,7 @@ def step(ctx: Ctx, a: list[Any]) -> str | None:
 
 def direction(ctx: Ctx, a: list[Any]) -> str | None:
     """The direction from a[0] to an orthogonally adjacent or aligned a[1] (square grids)."""
-    mp = _map(ctx)
+    mp = current_map(ctx)
     x, y = space_of(ctx, a[0]), space_of(ctx, a[1])
     if x is None or y is None:
         return None

@@ -244,7 +244,32 @@ class PolicySpec:
 
 
 @dataclass(frozen=True, slots=True)
+class MapTile:
+    """A tile of a modular board (``map: tiles:``): its own spaces, placed into a slot at
+    setup.  ``spaces`` are the map's ids of its spaces (``TILE_SPACE``); ``offsets`` where
+    each lies from the slot's origin; ``ports`` which spaces touch each named port."""
+
+    id: str
+    spaces: tuple[str, ...]
+    offsets: dict[str, tuple[int, int]]
+    ports: dict[str, tuple[str, ...]]
+
+
+@dataclass(frozen=True, slots=True)
+class MapSlot:
+    """A place on a modular board that holds one tile; its tile's spaces lie around
+    ``origin``."""
+
+    id: str
+    origin: tuple[int, int]
+
+
+@dataclass(frozen=True, slots=True)
 class MapSpec:
+    """The map.  With tiles, ``coords``, ``by_coord`` and ``zone_keys`` hold the board's
+    own spaces and ``adjacency`` the links that do not depend on where tiles lie; the map
+    of one placement (``runtime.map.current_map``) adds the rest."""
+
     kind: str  # square | hex | graph
     width: int
     height: int
@@ -256,6 +281,17 @@ class MapSpec:
     blocks_sight: frozenset[str]
     by_coord: dict[tuple[int, int], str] = field(default_factory=dict)
     zone_keys: tuple[tuple[str, tuple[int, int]], ...] = ()
+    tiles: tuple[MapTile, ...] = ()
+    slots: tuple[MapSlot, ...] = ()
+    #: (slot, port, slot, port): the two ports touch, whichever tiles lie there
+    joins: tuple[tuple[str, str, str, str], ...] = ()
+    #: (space, slot, port): a board space touches the port of the tile in that slot
+    board_ports: tuple[tuple[str, str, str], ...] = ()
+    place_tiles: str = "shuffle"  # shuffle | listed
+    #: the tile ids slot by slot of this map's placement (only in a placed map)
+    placement: tuple[str, ...] = ()
+    #: placed maps already built, by placement (runtime.map.current_map)
+    placed: dict[tuple[str, ...], MapSpec] = field(default_factory=dict, compare=False, repr=False)
 
 
 @dataclass(frozen=True)

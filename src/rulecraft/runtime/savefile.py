@@ -173,6 +173,7 @@ def check_fits(prog: Program, st: State, players: int, what: str) -> None:
         if len(st[key]) != players:
             raise ValueError(f"the saved {what}: {key} has {len(st[key])} seats, not {players}")
     _check_resources(prog, st, what)
+    _check_tiles(prog, st, what)
     _check_cards(prog, st, players, what)
     _check_stack(prog, st, what)
 
@@ -185,6 +186,23 @@ def _check_resources(prog: Program, st: State, what: str) -> None:
             if isinstance(value, bool) or not isinstance(value, int):
                 who = f"of seat {seat}" if spec.per_player else "of the game"
                 raise ValueError(f"the saved {what}: resource {name!r} {who} is {value!r}")
+
+
+def _check_tiles(prog: Program, st: State, what: str) -> None:
+    """A map with tiles: the state places every tile in one slot (``state["tiles"]``)."""
+    tiles = prog.map.tiles if prog.map is not None else ()
+    placement = st.get("tiles")
+    if not tiles:
+        if placement is not None:
+            raise ValueError(f"the saved {what} places map tiles; {prog.name} has none")
+        return
+    if not isinstance(placement, list) or sorted(map(str, placement)) != sorted(
+        t.id for t in tiles
+    ):
+        raise ValueError(
+            f"the saved {what}: the map tiles {placement!r} are not the {len(tiles)} tiles "
+            f"of {prog.name}, one in each slot"
+        )
 
 
 def _check_cards(prog: Program, st: State, players: int, what: str) -> None:

@@ -12,6 +12,7 @@ from typing import Any
 
 from rulecraft.runtime import engine as E
 from rulecraft.runtime import ids
+from rulecraft.runtime import map as spatial
 from rulecraft.runtime.builtins import comp_field
 from rulecraft.runtime.engine import Ctx
 
@@ -93,8 +94,9 @@ def player_view(ctx: Ctx, seat: int) -> dict[str, Any]:
         )
     map_view = None
     if prog.map is not None:
+        board = spatial.current_map(ctx)  # with map tiles, where this game placed them
         spaces = []
-        for sid in prog.map.spaces:
+        for sid in board.spaces:
             pieces = []
             for cid in st["zones"].get(ids.space_id(sid), ()):
                 if E.visible_to(ctx, cid, seat):
@@ -102,16 +104,18 @@ def player_view(ctx: Ctx, seat: int) -> dict[str, Any]:
                     pieces.append({"id": cid, "name": E.text_of(ctx, cid), "owner": o})
                 else:
                     pieces.append({"id": "?", "name": "hidden", "owner": None})
-            x, y = prog.map.coords[sid]
+            x, y = board.coords[sid]
             spaces.append(
-                {"id": sid, "x": x, "y": y, "terrain": prog.map.terrain.get(sid), "pieces": pieces}
+                {"id": sid, "x": x, "y": y, "terrain": board.terrain.get(sid), "pieces": pieces}
             )
         map_view = {
-            "kind": prog.map.kind,
-            "width": prog.map.width,
-            "height": prog.map.height,
+            "kind": board.kind,
+            "width": board.width,
+            "height": board.height,
             "spaces": spaces,
         }
+        if board.placement:
+            map_view["tiles"] = dict(zip((s.id for s in board.slots), board.placement, strict=True))
     phase = st["phase"]
     result = st["result"]
     return {

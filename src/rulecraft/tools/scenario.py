@@ -161,6 +161,7 @@ _SETUP: dict[str, Any] = {
         "players": {"type": "object", "additionalProperties": _HOLDER},
         "game": _HOLDER,
         "dice": {"type": "object", "additionalProperties": {"type": "array", "minItems": 1}},
+        "tiles": {"type": "object", "additionalProperties": {"type": "string"}},
         "active": _SEAT,
         "phase": _TEXT,
     },
