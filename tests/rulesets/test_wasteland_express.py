@@ -173,6 +173,32 @@ def test_setup_builds_the_wasteland() -> None:
         assert set(corners) <= {"s:" + sp(game, c) for c in ("a1_c", "d1_c", "a4_c", "d4_c")}
 
 
+def test_octagons_are_map_tiles_with_4_6_or_8_zones() -> None:
+    """001 A: "Shuffle the 16 terrain octagons and distribute them randomly in a 4x4 grid";
+    Move Your Truck: "The terrain octagons that make up the wasteland are divided into
+    zones. Some terrain is easy to cross, and some is not. The more difficult the terrain,
+    the more zones it has." (the layouts are AUTHORED, make_map.py)"""
+    boards = set()
+    for seed in range(4):
+        game = RULESET.new_game(seed=seed, players=2)
+        mp = board(game)
+        boards.add(tuple(game.state["tiles"]))
+        assert sorted(len(t.spaces) - 1 for t in mp.tiles) == [4] * 6 + [6] * 6 + [8] * 4
+        for i in range(4):
+            for j in range(4):
+                assert mp.terrain[mp.by_coord[(4 * i + 2, 4 * j + 2)]] == "centre"
+        # a site touches one corner zone of each octagon around it
+        assert len(mp.adjacency["g22"]) == 4 and len(mp.adjacency["g20"]) == 2
+    assert len(boards) == 4
+    assert RULESET.new_game(seed=3).state["tiles"] == RULESET.new_game(seed=3).state["tiles"]
+    # crossing a hard octagon from its west zone to its east zone takes 4 moves, an easy one 2
+    game = new_game()
+    game.arrange(tiles={"b2": "rust_canyon", "c2": "sunken_highway"})
+    assert ev(game, "distance(space_at(5, 6), space_at(7, 6))") == 4
+    assert ev(game, "distance(space_at(9, 5), space_at(11, 7))") == 2
+    assert sp(game, "b2_w") == "rust_canyon_w" and sp(game, "c2_nw") == "sunken_highway_nw"
+
+
 def test_setup_market_counters_and_prices() -> None:
     """003 C-D: a supply counter on each outpost that supplies cargo, a demand counter on each
     that demands it, "double demand counters will only appear during play, not during the
