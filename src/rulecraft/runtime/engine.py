@@ -9,8 +9,9 @@ decisions, never a particular game.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, TypeVar
 
 from rulecraft.diagnostics import Span
 
@@ -39,6 +40,7 @@ from rulecraft.runtime.state import (
 )
 
 MAX_STEPS_PER_DECISION = 200_000
+T = TypeVar("T")
 
 
 #: The largest number, text or list the rules may build at run time: far above any game's
@@ -63,6 +65,11 @@ class Ctx:
     #: Whose eyes a text is built for (an option's label is its decider's): ``None`` is
     #: every seat, so a card some seat may not see is "a card".
     viewer: int | None = None
+    #: While a menu's legal options are listed (nothing changes the state then): whether a
+    #: component's text works (:func:`is_active`) and the active instances of a definition
+    #: (:func:`_sources`), each worked out once per listing instead of once per card whose
+    #: cost or condition asks.  ``None`` whenever the state may change.
+    memo: dict[Any, Any] | None = None
 
     def say(self, text: str, audience: int = -1) -> None:
         """Add a log line; ``audience`` -1 is everybody, else only that seat sees it."""
@@ -246,6 +253,28 @@ def comp_state(ctx: Ctx, cid: str) -> ComponentState:
 
 def is_active(ctx: Ctx, cid: str) -> bool:
     """Does this component's text work right now (right zone, its kind's condition holds)?"""
+    memo = ctx.memo
+    if memo is None:
+        return _is_active(ctx, cid)
+    active: bool | None = memo.get(cid)
+    if active is None:
+        active = memo[cid] = _is_active(ctx, cid)
+    return active
+
+
+def listing(ctx: Ctx, fn: Callable[[Ctx], T]) -> T:
+    """``fn(ctx)`` for a computation that changes nothing (the legal options of a decision),
+    with :attr:`Ctx.memo` on while it runs: each card's activity worked out once."""
+    if ctx.memo is not None:
+        return fn(ctx)
+    ctx.memo = {}
+    try:
+        return fn(ctx)
+    finally:
+        ctx.memo = None
+
+
+def _is_active(ctx: Ctx, cid: str) -> bool:
     comp = ctx.st["comps"][cid]
     d = ctx.prog.defs[comp["d"]]
     kind = ctx.prog.kinds.get(d.kind)
@@ -337,6 +366,17 @@ def _sources(ctx: Ctx, owner: str | None, side: str | None) -> list[str | None]:
     """Active instances of a definition (or [None] for a rule)."""
     if owner is None:
         return [None]
+    memo = ctx.memo
+    if memo is not None:
+        key = (owner, side)  # no component id is a tuple: one memo serves both
+        found: list[str | None] | None = memo.get(key)
+        if found is None:
+            found = memo[key] = _active_instances(ctx, owner, side)
+        return found
+    return _active_instances(ctx, owner, side)
+
+
+def _active_instances(ctx: Ctx, owner: str, side: str | None) -> list[str | None]:
     out: list[str | None] = []
     for cid in ctx.by_def.get(owner, ()):
         if is_active(ctx, cid) and (side is None or side_of(ctx, cid) == side):

@@ -8,6 +8,7 @@ on itself: when the answer arrives it runs again and finds it in ``ctx.loc``.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 from rulecraft.runtime import engine as E
@@ -446,7 +447,14 @@ def _limit_key(limit: str | None, what: str) -> str | None:
 
 
 def menu_options(ctx: Ctx, index: int) -> list[list[Any]]:
-    """The legal options of phase ``index``'s action menu for the active player."""
+    """The legal options of phase ``index``'s action menu for the active player.
+
+    Listing them changes nothing, so which cards are active is remembered meanwhile
+    (:func:`engine.listing`)."""
+    return E.listing(ctx, lambda c: _menu_options(c, index))
+
+
+def _menu_options(ctx: Ctx, index: int) -> list[list[Any]]:
     st = ctx.st
     prog = ctx.prog
     phase = prog.phases[index]
@@ -542,8 +550,8 @@ def _ability_options(ctx: Ctx, seat: int) -> list[list[Any]]:
                     continue
                 if not _can_pay(ctx, ab.cost, seat):
                     continue
-                label = f"{E.text_of(ctx, ab.label)} ({E.text_of(ctx, prog.defs[comp['d']].name)})"
-                out.append([option, label, ["ab", cid, ab.index]])
+                # The label is filled in only when somebody looks (see option_label).
+                out.append([option, None, ["ab", cid, ab.index]])
     return out
 
 
@@ -687,7 +695,21 @@ def option_label(ctx: Ctx, seat: int, value: Any) -> str:
         if act.for_var is not None and callable(act.label):
             return label  # the label says what the option is ("Buy {c} for {c.cost}")
         return f"{label}: {_value_label(ctx, value[2], seat)}"
+    if isinstance(value, list) and value and value[0] == "ab":
+        return _ability_label(ctx, seat, value[1], value[2])
     return _value_label(ctx, value, seat)
+
+
+def _ability_label(ctx: Ctx, seat: int, cid: str, index: int) -> str:
+    """An ability option's label: "ABILITY (CARD)", read as the menu reads its condition."""
+    ab = ctx.prog.abilities[ctx.st["comps"][cid]["d"]][index]
+    saved = ctx.loc
+    ctx.loc = {"you": E.player(seat), "this": cid}
+    try:
+        name = E.text_of(ctx, ctx.prog.defs[ctx.st["comps"][cid]["d"]].name)
+        return f"{E.text_of(ctx, ab.label)} ({name})"
+    finally:
+        ctx.loc = saved
 
 
 def _value_id(ctx: Ctx, value: Any, seat: int | None) -> str:
@@ -816,7 +838,7 @@ def _choose(
             loc[sel + "n"] = int(count(ctx))
             loc[sel + "c"] = []
         picked = loc.get(sel + "c", []) if multi else []
-        candidates = [v for v in E.as_list(ctx, coll(ctx)) if v not in picked]
+        candidates = [v for v in E.listing(ctx, _as_list_of(coll)) if v not in picked]
         if multi:
             need = loc[sel + "n"] - len(picked)
             if need <= 0 or not candidates:
@@ -850,6 +872,10 @@ def _choose(
         _stay(ctx)
 
     return choose
+
+
+def _as_list_of(fn: ExprFn) -> Callable[[Ctx], list[Any]]:
+    return lambda ctx: E.as_list(ctx, fn(ctx))
 
 
 def _dedupe_ids(options: list[list[Any]]) -> None:
