@@ -27,6 +27,11 @@ CONNECT4 = [
     "count(spaces where not open(it)) / 2 + count(spaces where open(it)) % 4",
     "count(spaces where it.x in [1, 3] and open(it)) - 1",
     "spaces where open(it) and in_a_row(you, 3)",
+    # known sorts (a space of the map, a space or nothing, ints, bools): off the board
+    # space_at gives nothing, and empty(nothing) holds
+    "spaces where empty(space_at(it.x + 1, it.y)) and not empty(it)",
+    "spaces where (it.x > 2) == (it.y < 3) or it.x + it.y > 8",
+    "count(spaces where empty(space_at(it.x, it.y - 1)) or -it.x < -5)",
 ]
 RADLANDS = [
     "you.people where not protected(it)",
@@ -89,6 +94,16 @@ def test_connect_four_legal_moves_are_one_function_with_the_define_inlined() -> 
     # one comprehension over the spaces, open(it) written in place: no call of a definition
     assert source.count(" for ") == 1
     assert "define" not in source and "_f" not in source
+
+
+def test_what_the_generator_knows_of_a_value_leaves_out_the_run_time_tests() -> None:
+    """``it`` walks the map's own spaces, ``it.y`` is a number, ``space_at`` gives a space or
+    nothing, ``empty`` a bool: none of them is tested again at run time (issue 11: "field
+    access specialised by type")."""
+    program = rulecraft.load("connect4").program
+    source = program.actions["drop"].for_collection.__rulecraft_source__
+    assert "type(" not in source and "not not" not in source and "int(" not in source
+    assert "_coord" not in source and "_empty" not in source and "_add" not in source
 
 
 RECURSIVE_MANIFEST = """\

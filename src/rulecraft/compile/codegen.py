@@ -12,7 +12,11 @@ instead:
 * ``A if C else B`` becomes Python's conditional (only the chosen branch runs);
 * operators, ``has``, ``empty()``, ``count()``, ``x``/``y`` of map spaces and the other
   built-ins call their run-time helpers directly;
-* constants (numbers, texts, component definitions, symbols, shared zones) are folded in.
+* constants (numbers, texts, component definitions, symbols, shared zones) are folded in;
+* what the generator knows of a value's sort is used: ``it`` of a ``where`` over the map's
+  spaces is a space, so ``it.y`` reads the map's table and ``empty(it)`` the space's pile
+  with no run-time test of what ``it`` is; comparisons and ``not`` give bools, which
+  ``and``/``or`` take as they are; numbers are added and compared without ``_add``/``_num``.
 
 Anything else (a node outside this subset) is compiled by the closure compiler as before
 and called from the generated code, provided it does not read a variable the generated code
@@ -56,6 +60,11 @@ _RUNTIME_NAMES = frozenset(
     {"active", "start_player", "players", "opponents", "opponent", "game", "round", "turn"}
 )
 _COMPARE = {"==": "==", "!=": "!="}
+#: The generated code's name for the state's zones (read once per call, when used).
+ZONES = "_zones"
+#: What the generator knows of a generated value's sort (:attr:`_Generator.sorts`): a
+#: Python ``bool``, an ``int``, one of the map's space ids, a space id or ``None``.
+BOOL, INT, SPACE, SPACE_OR_NONE = "bool", "int", "space", "space?"
 _ORDER = {"<": "<", "<=": "<=", ">": ">", ">=": ">="}
 
 
@@ -95,7 +104,8 @@ def plan(compiler: Compiler, e: ast.Expr, scope: Scope) -> Plan | None:
         return None
     if gen.nodes < MIN_NODES:
         return None
-    source = f"def _generated(ctx):\n    loc = ctx.loc\n    return {body}\n"
+    zones = f"    {ZONES} = ctx.st['zones']\n" if ZONES in body else ""
+    source = f"def _generated(ctx):\n    loc = ctx.loc\n{zones}    return {body}\n"
     return Plan(source, gen.consts, gen.fallbacks, gen.nodes)
 
 
@@ -173,6 +183,22 @@ class _Generator:
         self.counter = itertools.count()
         self.inlining: list[str] = []
         self.nodes = 0
+        #: Generated code -> the sort of its value, where the generator knows it (a ``where``
+        #: over the map's spaces binds a space; a comparison is a bool).  The same code
+        #: always means the same value, so the code itself is the key.  Known sorts let the
+        #: code skip the run-time tests of the general case (``type(v) is str and ...``).
+        self.sorts: dict[str, str] = {}
+        #: The constants that hold the map's spaces (a ``where`` over one binds spaces).
+        self.spaces_consts: set[str] = set()
+
+    def sorted_as(self, code: str, sort: str | None) -> str:
+        """``code``, noted as being of ``sort`` (nothing noted for ``None``)."""
+        if sort is not None:
+            self.sorts[code] = sort
+        return code
+
+    def sort(self, code: str) -> str | None:
+        return self.sorts.get(code)
 
     def fresh(self, stem: str) -> str:
         return f"_{stem}{next(self.counter)}"
@@ -187,7 +213,8 @@ class _Generator:
 
     def const(self, value: Any) -> str:
         if value is None or type(value) in (bool, int, str):
-            return f"({value!r})"
+            sort = {bool: BOOL, int: INT}.get(type(value))
+            return self.sorted_as(f"({value!r})", sort)
         name = self.fresh("k")
         self.consts[name] = value
         return name
@@ -219,7 +246,9 @@ class _Generator:
             return self.call(e, env)
         if isinstance(e, ast.Unary):
             inner = self.expr(e.operand, env)
-            return f"(-int({inner}))" if e.op == "-" else f"(not {inner})"
+            if e.op == "-":
+                return self.sorted_as(f"(-int({inner}))", INT)
+            return self.sorted_as(f"(not {inner})", BOOL)
         if isinstance(e, ast.Binary):
             return self.binary(e, env)
         if isinstance(e, ast.Has):
@@ -234,7 +263,8 @@ class _Generator:
             then = self.expr(e.then, env)
             condition = self.expr(e.condition, env)
             otherwise = self.expr(e.otherwise, env)
-            return f"({then} if {condition} else {otherwise})"
+            same = self.sort(then) if self.sort(then) == self.sort(otherwise) else None
+            return self.sorted_as(f"({then} if {condition} else {otherwise})", same)
         return self.fallback(e, env)
 
     def has(self, e: ast.Has, env: Env) -> str:
@@ -244,7 +274,7 @@ class _Generator:
             return f"has_named_flag(ctx, {obj}, {env.pyvars[flag]}, {flag!r})"
         if names_a_flag(flag, env.loc_names):
             return f"has_named_flag(ctx, {obj}, loc.get({flag!r}), {flag!r})"
-        return f"has_flag(ctx, {obj}, {flag!r})"
+        return self.sorted_as(f"has_flag(ctx, {obj}, {flag!r})", BOOL)
 
     def name(self, e: ast.Name, env: Env) -> str:
         n = e.name
@@ -288,6 +318,10 @@ class _Generator:
         obj = self.expr(e.obj, env)
         if f in ("x", "y"):
             axis = 0 if f == "x" else 1
+            if self.c.map is not None and self.sort(obj) == SPACE and not self.c.map.tiles:
+                # a space of this map: its coordinates straight from the table
+                coords = self.const({ids.space_id(k): v for k, v in self.c.map.coords.items()})
+                return self.sorted_as(f"{coords}[{obj}][{axis}]", INT)
             if self.c.map is not None:
                 # a space's coordinates straight from a table of the map ("s:id" -> (x, y))
                 coords = self.const({ids.space_id(k): v for k, v in self.c.map.coords.items()})
@@ -331,6 +365,9 @@ class _Generator:
         if not lo <= len(e.args) <= hi:
             raise GiveUp
         args = [self.expr(a, env) for a in e.args]
+        if n == "empty" and len(args) == 1 and self.sort(args[0]) in (SPACE, SPACE_OR_NONE):
+            # a space's pile (no pile for None: empty, as _empty says of nothing)
+            return self.sorted_as(f"(not {ZONES}.get({args[0]}))", BOOL)
         if n == "empty" and len(args) == 1:
             first, v = self.once(args[0])
             # a zone, space or definition: its pile, read in place (ids.is_zone_space_or_def)
@@ -339,9 +376,10 @@ class _Generator:
         if n == "space_at" and self.c.map is not None and not self.c.map.tiles:
             # spatial.space_at without its argument list: the map's table of coordinates
             spaces = self.const({xy: ids.space_id(sid) for xy, sid in self.c.map.by_coord.items()})
-            return f"{spaces}.get((int({args[0]}), int({args[1]})))"
+            x, y = (a if self.sort(a) == INT else f"int({a})" for a in args)
+            return self.sorted_as(f"{spaces}.get(({x}, {y}))", SPACE_OR_NONE)
         if n == "count" and len(args) == 1:
-            return f"len(as_list(ctx, {args[0]}))"
+            return self.sorted_as(f"len(as_list(ctx, {args[0]}))", INT)
         return f"{self.const(fn)}(ctx, [{', '.join(args)}])"
 
     def inline(self, n: str, args: list[str], env: Env) -> str:
@@ -377,15 +415,18 @@ class _Generator:
         op = e.op
         left = self.expr(e.left, env)
         right = self.expr(e.right, env)
-        if op == "and":
-            return f"((not not {left}) and (not not {right}))"
-        if op == "or":
-            return f"((not not {left}) or (not not {right}))"
+        if op in ("and", "or"):
+            # a bool stands as it is; anything else is made one (the closure's bool())
+            a, b = (x if self.sort(x) == BOOL else f"(not not {x})" for x in (left, right))
+            return self.sorted_as(f"({a} {op} {b})", BOOL)
         if op in _COMPARE:
-            return f"({left} {op} {right})"
+            return self.sorted_as(f"({left} {op} {right})", BOOL)
         if op in _ORDER:
-            return f"({self.number(left, e.left)} {op} {self.number(right, e.right)})"
+            a, b = self.number(left, e.left), self.number(right, e.right)
+            return self.sorted_as(f"({a} {op} {b})", BOOL)
         if op == "+":
+            if self.sort(left) == INT and self.sort(right) == INT:
+                return self.sorted_as(f"({left} + {right})", INT)
             return self.add(left, right, e)
         if op == "-":
             return f"({left} - {right})"
@@ -415,9 +456,12 @@ class _Generator:
         ):
             # as_list of the list of spaces is that list: walk a constant tuple instead
             items = self.const(tuple(ids.space_id(s) for s in self.c.map.spaces))
+            self.spaces_consts.add(items)
         else:
             items = f"as_list(ctx, {self.expr(coll, env)})"
         var = self.fresh("it")
+        if items in self.spaces_consts:
+            self.sorts[var] = SPACE  # it walks the map's own spaces
         inner = Env({**env.pyvars, "it": var}, env.loc_names, env.scope.child("it"))
         cond = self.expr(e.condition, inner)
         if ":=" not in items:
@@ -441,7 +485,7 @@ class _Generator:
     def number(self, code: str, e: ast.Expr) -> str:
         """``_num(x)`` as the comparison closures apply it: a number constant as it is, an
         int without a call."""
-        if isinstance(e, ast.Const) and type(e.value) is int:
+        if (isinstance(e, ast.Const) and type(e.value) is int) or self.sort(code) == INT:
             return code
         first, v = self.once(code)
         return f"({v} if type({first}) is int else _num({v}))"
