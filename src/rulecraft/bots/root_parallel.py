@@ -38,6 +38,7 @@ from typing import Any
 
 from rulecraft.bots.agents import MCTSAgent, pending_decision
 from rulecraft.runtime.protocols import GameLike
+from rulecraft.runtime.state import State
 
 __all__ = ["RootParallelMCTS"]
 
@@ -55,7 +56,7 @@ def _searcher(seed: int, budget: Budget) -> MCTSAgent:
     return MCTSAgent(seed, iterations, seconds, depth, worlds, epsilon, relative)
 
 
-def _search(root: str, state: dict[str, Any], seed: int, budget: Budget) -> dict[str, int]:
+def _search(root: str, state: State, seed: int, budget: Budget) -> dict[str, int]:
     """In a worker: the root visits of one search of ``state``."""
     from rulecraft.compile.load import load
     from rulecraft.runtime.game import Game

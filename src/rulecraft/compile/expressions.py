@@ -103,8 +103,10 @@ def _attr(c: Compiler, e: ast.Attr, scope: Scope) -> ExprFn:
     f = e.field
     kind = static_kind(e.obj, scope.locals)
     c.field_reads.append(FieldRead(f, e.field_span or e.span, kind))
-    if kind == "game" and f in ("round", "turn"):
-        return lambda ctx: ctx.st[f]
+    if kind == "game" and f == "round":
+        return lambda ctx: ctx.st["round"]
+    if kind == "game" and f == "turn":
+        return lambda ctx: ctx.st["turn"]
     if kind == "game":
         fspec = c.fields.get(f)
         default = fspec.default if fspec is not None else 0

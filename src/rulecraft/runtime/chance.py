@@ -18,6 +18,7 @@ from rulecraft.rng import randbelow
 from rulecraft.runtime import engine as E
 from rulecraft.runtime.arrange import NEXT_FACES, forced_face, forced_roll
 from rulecraft.runtime.engine import Ctx, RuleError
+from rulecraft.runtime.state import State
 
 
 def make_pool(dice: DiceSet | None, amounts: Any, min_dice: int = 0) -> Pool:
@@ -94,12 +95,12 @@ class RollOdds:
     depends: bool = False
 
 
-def start_probe(st: dict[str, Any]) -> None:
+def start_probe(st: State) -> None:
     """Record the rolls of this (throwaway) state from now on."""
     st["mem"][PROBE] = {"rng": list(st["rng"]), "rolls": []}
 
 
-def probed_rolls(st: dict[str, Any]) -> list[dict[str, Any]]:
+def probed_rolls(st: State) -> list[dict[str, Any]]:
     """The rolls recorded since :func:`start_probe`: ``{"pool": amounts, "fresh": bool}``."""
     probe = st["mem"].get(PROBE)
     return list(probe["rolls"]) if probe else []

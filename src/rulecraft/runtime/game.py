@@ -423,7 +423,7 @@ class Game:
             return
         fresh = self.ruleset.new_game(data["players"], data["seed"], data["lang"] or None)
         expected = fresh._initial
-        if canonical_json(expected or {}) != canonical_json(initial):
+        if (canonical_json(expected) if expected else "{}") != canonical_json(initial):
             raise ValueError(
                 f"the saved start is not what {self.program.name} makes from seed "
                 f"{data['seed']} with {data['players']} players (it differs at "
@@ -630,7 +630,7 @@ class Game:
             place_state = [st["comps"][c] for c in group]
             for (zone, index), cid, old in zip(places, new_order, place_state, strict=True):
                 st["zones"][zone][index] = cid
-                moved = dict(old)
+                moved = old.copy()
                 moved["d"] = self._st["comps"][cid]["d"]
                 st["comps"][cid] = moved
         st["rng"] = [rng.seed ^ 0x5DEECE66D, 0]

@@ -16,6 +16,7 @@ from rulecraft.runtime import ids, plan
 from rulecraft.runtime.engine import Ctx, RuleError
 from rulecraft.runtime.ids import COPY, DEFINITION, PLAYER, SPACE, ZONE
 from rulecraft.runtime.program import ActionSpec, ExprFn, Instr
+from rulecraft.runtime.state import State
 
 
 def _stay(ctx: Ctx) -> None:
@@ -281,7 +282,7 @@ def _round_start(body: int | None) -> Instr:
     return round_start
 
 
-def _clear_used(st: dict[str, Any], prefix: str) -> None:
+def _clear_used(st: State, prefix: str) -> None:
     used = st["used"]
     if used:
         for k in [k for k in used if k.startswith(prefix)]:

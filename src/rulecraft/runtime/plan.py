@@ -18,7 +18,7 @@ survives the resets): bots that judge one step ahead would otherwise reset forev
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, cast
 
 from rulecraft.runtime import engine as E
 from rulecraft.runtime import ids
@@ -66,7 +66,9 @@ def remember_start(ctx: Ctx, phase_index: int) -> None:
     current = st.get("plan")
     if current and current["turn"] == st["turn"] and current["phase"] == phase_index:
         return
-    snapshot = clone_state({k: v for k, v in st.items() if k != "plan"})
+    unplanned = st.copy()
+    unplanned.pop("plan", None)  # the snapshot holds no plan of its own
+    snapshot = clone_state(unplanned)
     st["plan"] = {"turn": st["turn"], "phase": phase_index, "state": snapshot}
 
 
@@ -89,13 +91,15 @@ def answer(ctx: Ctx, what: str, plan: PlanSpec) -> None:
 
 def _restore(st: State, snapshot: State) -> None:
     fresh = clone_state(snapshot)
-    for key in [k for k in st if k not in fresh and k not in _KEPT]:
-        del st[key]
+    # every key but the kept ones, whichever they are: the state as a plain dict
+    target = cast(dict[str, Any], st)
+    for key in [k for k in target if k not in fresh and k not in _KEPT]:
+        del target[key]
     for key, value in fresh.items():
         if key in _KEPT:
             continue
         if key == "stack":
             # The engine's loop holds this very list: refill it in place.
-            st["stack"][:] = value
+            st["stack"][:] = fresh["stack"]
         else:
-            st[key] = value
+            target[key] = value

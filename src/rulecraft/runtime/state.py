@@ -26,10 +26,6 @@ from typing import Any, TypedDict
 
 STATE_VERSION = 1
 
-#: The state is one plain-JSON dict (its keys are listed in the module docstring and in
-#: :data:`STATE_SCHEMA`); the records below type the parts of it the engine reads most.
-State = dict[str, Any]
-
 
 class _ComponentFields(TypedDict):
     """The fields every component has (see :class:`ComponentState`)."""
@@ -70,6 +66,45 @@ class GameResult(TypedDict):
     reason: str
 
 
+class _StateFields(TypedDict):
+    """The keys every state has (see :class:`State`)."""
+
+    v: int  #: :data:`STATE_VERSION`
+    game: str  #: the ruleset's name
+    lang: str  #: the language of texts
+    players: int
+    rng: list[int]  #: the random stream: [seed, counter] (see rng.py)
+    active: int  #: the seat whose turn it is
+    start: int  #: the round's start player
+    turn: int
+    round: int
+    phase: int  #: the phase's index, -1 between phases
+    res: list[dict[str, int]]  #: per-seat resources and fields
+    pflags: list[list[str]]  #: per-seat flags
+    gvars: dict[str, Any]  #: shared resources and fields
+    gflags: list[str]  #: shared flags
+    zones: dict[str, list[str]]  #: zone and space keys -> component ids, bottom first
+    comps: dict[str, ComponentState]
+    stack: list[list[Any]]  #: frames [routine, pc, locals]: where the rules stand
+    pending: PendingDecision | None
+    events: list[Any]
+    used: dict[str, int]  #: what was used this turn, phase, round (limits)
+    decisions: int  #: decisions answered so far
+    result: GameResult | None
+    mem: dict[str, Any]  #: what rules remember (timed flags, ...)
+
+
+class State(_StateFields, total=False):
+    """The whole state: one plain-JSON dict (a record for mypy, a dict at run time; saves
+    hold it as it is and :data:`STATE_SCHEMA` checks a loaded one).  The last keys are there
+    only while they hold (``total=False``; ``NotRequired`` is not seen through this module's
+    postponed annotations on Python 3.11)."""
+
+    first: int | None  #: the first player, once chosen
+    plan: dict[str, Any]  #: a plan being made (runtime/plan.py)
+    tiles: list[str]  #: the map tiles slot by slot (runtime/map.py)
+
+
 def deep_copy(value: Any) -> Any:
     """A copy of JSON data, faster than ``copy.deepcopy`` for dicts, lists and scalars."""
     t = type(value)
@@ -82,15 +117,15 @@ def deep_copy(value: Any) -> Any:
 
 def clone_state(st: State) -> State:
     """An independent copy of a state."""
-    out: State = dict(st)
+    out: State = st.copy()
     out["res"] = [dict(r) for r in st["res"]]
     out["pflags"] = [list(f) for f in st["pflags"]]
     out["gvars"] = deep_copy(st["gvars"])
     out["gflags"] = list(st["gflags"])
     out["zones"] = {k: list(v) for k, v in st["zones"].items()}
-    comps = {}
+    comps: dict[str, ComponentState] = {}
     for cid, c in st["comps"].items():
-        cc = dict(c)
+        cc = c.copy()
         cc["c"] = dict(c["c"]) if c["c"] else {}
         cc["f"] = list(c["f"]) if c["f"] else []
         cc["p"] = deep_copy(c["p"]) if c["p"] else {}
