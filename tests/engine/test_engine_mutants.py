@@ -204,3 +204,33 @@ def test_an_ending_where_everybody_loses_ends_the_game(tmp_path: Path) -> None:
     assert game.result is not None
     assert game.result.winners == () and not game.result.draw
     assert game.decision is None
+
+
+def test_a_component_active_on_the_map_works_on_a_space_and_not_in_a_zone(
+    tmp_path: Path,
+) -> None:
+    """docs/manifest.md: "`active_in` | the zones where a component's triggers, modifiers and
+    grants work (`map`: on a map space)".  A beacon's modifier works while it stands on a
+    space and stops in the table zone (the surviving mutant read a space's key as a zone's
+    name, so nothing on the map was ever active)."""
+    manifest = MANIFEST.replace(
+        "    attributes: {shine: number}\n",
+        "    attributes: {shine: number}\n  beacon:\n    active_in: [map]\n",
+    ).replace("components:\n", "map: {kind: square, width: 2, height: 1}\ncomponents:\n")
+    # the beacon starts in the table zone
+    beacon_placed = "  - {kind: gem, zone: table}\n  - {kind: beacon, zone: table}\n"
+    manifest = manifest.replace("  - {kind: gem, zone: table}\n", beacon_placed)
+    moves = (
+        'action place "Place" for s in spaces:\n'
+        "    move first(table.cards where it.kind == beacon) to s\n"
+    )
+    (tmp_path / "ruleset.yaml").write_text(manifest.replace("ACTIONS", "place"), encoding="utf-8")
+    beacon = 'beacon lamp "Lamp":\n    modify shine of table.cards by 10\n'
+    (tmp_path / "rules.rcl").write_text(GEMS + beacon + moves, encoding="utf-8")
+    game = rulecraft.load(tmp_path).new_game(seed=1)
+    ruby = "first(table.cards where it.def == ruby).shine"
+    assert game.evaluate_expr(ruby) == 2 + 4  # the lamp lies on the table: not active
+    option = next(i for i in game.legal_ids() if i.endswith("a1"))
+    game.choose(option)
+    assert game.evaluate_expr("count(table.cards)") == 3
+    assert game.evaluate_expr(ruby) == 2 + 3 + 10  # on a space of the map: it works
