@@ -23,7 +23,7 @@ from __future__ import annotations
 import math
 import random
 import time
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -175,18 +175,28 @@ class GreedyAgent:
             return decision.options[0].id
         seat = decision.seat
         world_seed = self.rng.getrandbits(62)
-        best: list[str] = []
-        best_score = -math.inf
-        for option_id in decision.ids:
-            after = game.determinize(seat, world_seed)
-            after.choose(option_id)
-            result = after.result
-            score = terminal_score(result, seat) if result is not None else after.evaluate(seat)
-            if score > best_score:
-                best, best_score = [option_id], score
-            elif score == best_score:
-                best.append(option_id)
+        best = best_by_evaluation(decision.ids, seat, lambda: game.determinize(seat, world_seed))
         return self.rng.choice(best)
+
+
+def best_by_evaluation(
+    option_ids: Iterable[str], seat: int, copy: Callable[[], GameLike]
+) -> list[str]:
+    """The options after which ``evaluate(seat)`` is highest, in their order, each played on
+    a fresh ``copy()`` of the position (a finished game scores :func:`terminal_score`):
+    the greedy bot's move and a guided rollout's step."""
+    best: list[str] = []
+    best_score = -math.inf
+    for option_id in option_ids:
+        after = copy()
+        after.choose(option_id)
+        result = after.result
+        score = terminal_score(result, seat) if result is not None else after.evaluate(seat)
+        if score > best_score:
+            best, best_score = [option_id], score
+        elif score == best_score:
+            best.append(option_id)
+    return best
 
 
 @dataclass(slots=True)
@@ -414,17 +424,7 @@ class MCTSAgent:
             if len(ids) <= GUIDED_ROLLOUT_SAMPLE
             else self.rng.sample(list(ids), GUIDED_ROLLOUT_SAMPLE)
         )
-        best: list[str] = []
-        best_score = -math.inf
-        for oid in candidates:
-            after = world.clone()
-            after.choose(oid)
-            result = after.result
-            score = terminal_score(result, seat) if result is not None else after.evaluate(seat)
-            if score > best_score:
-                best, best_score = [oid], score
-            elif score == best_score:
-                best.append(oid)
+        best = best_by_evaluation(candidates, seat, world.clone)
         return best[0] if len(best) == 1 else self.rng.choice(best)
 
 
