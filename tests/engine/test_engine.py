@@ -258,3 +258,24 @@ def test_a_game_with_no_legal_move_fails_loudly_instead_of_spinning(tmp_path: Pa
     ruleset = rulecraft.load(tmp_path)
     with pytest.raises(rulecraft.runtime.engine.RuleError, match="loop"):
         ruleset.new_game(players=1)
+
+
+def test_a_failing_elif_condition_names_its_own_line(tmp_path: Path) -> None:
+    # Brief, design rule 6: "a rule failing at run time names its .rcl file, line and
+    # column".  The elif's condition (line 4) fails; the error used to name the if (line 2).
+    (tmp_path / "ruleset.yaml").write_text(
+        "rulecraft: 1\nname: elifspan\nplayers: {min: 1, max: 1}\n"
+        "flow:\n  phases:\n    - name: p\n      actions: [act]\n",
+        encoding="utf-8",
+    )
+    (tmp_path / "rules.rcl").write_text(
+        'action act "Act":\n    if round > 5:\n        say "late"\n'
+        '    elif round - "a" > 1:\n        say "early"\n    win\n',
+        encoding="utf-8",
+    )
+    game = rulecraft.load(tmp_path).new_game(players=1)
+    with pytest.raises(rulecraft.RuleError) as failure:
+        game.choose("act:act")
+    span = failure.value.span
+    assert span is not None
+    assert (span.file.endswith("rules.rcl"), span.line, span.column) == (True, 4, 10)

@@ -61,11 +61,12 @@ def _if(c: Compiler, s: ast.If, code: _Code, scope: Scope) -> Scope:
     for cond_ast, body in s.branches:
         cond = c.expr(cond_ast, scope)
         target = [0]
-        code.add(_jump_unless(cond, target), s.span)
+        # the condition's own place: an ``elif`` that fails at run time names its line
+        code.add(_jump_unless(cond, target), cond_ast.span)
         c.block(body, code, scope)
         end = [0]
         ends.append(end)
-        code.add(_jump(end), s.span)
+        code.add(_jump(end), cond_ast.span)
         target[0] = code.here
     if s.otherwise is not None:
         c.block(s.otherwise, code, scope)
