@@ -413,6 +413,11 @@ class _Generator:
 
     def binary(self, e: ast.Binary, env: Env) -> str:
         op = e.op
+        emptiness = _counted_against_zero(e)
+        if emptiness is not None:
+            self.nodes += 1  # the count() this replaces
+            found = self.any_where(emptiness[0], env)
+            return found if emptiness[1] else self.sorted_as(f"(not {found})", BOOL)
         left = self.expr(e.left, env)
         right = self.expr(e.right, env)
         if op in ("and", "or"):
@@ -441,11 +446,25 @@ class _Generator:
         raise GiveUp
 
     def where(self, e: ast.Where, env: Env) -> str:
+        var, items, cond = self.where_parts(e, env)
+        if ":=" not in items:
+            return f"[{var} for {var} in {items} if {cond}]"
+        # Python refuses ':=' in a comprehension's iterable: pass the items in instead
+        given = self.fresh("items")
+        return f"(lambda {given}: [{var} for {var} in {given} if {cond}])({items})"
+
+    def any_where(self, e: ast.Where, env: Env) -> str:
+        """Is any item of the ``where`` kept?  Stops at the first (``count(...) == 0``)."""
+        var, items, cond = self.where_parts(e, env)
+        if ":=" not in items:
+            return self.sorted_as(f"any({cond} for {var} in {items})", BOOL)
+        given = self.fresh("items")
+        return self.sorted_as(f"(lambda {given}: any({cond} for {var} in {given}))({items})", BOOL)
+
+    def where_parts(self, e: ast.Where, env: Env) -> tuple[str, str, str]:
+        """A ``where``'s variable, the code of its items and of its condition."""
         from rulecraft.compile.compiler import _emptiness_test
 
-        if _emptiness_test(e.condition) is not None:
-            # the closure compiler has a fast path of its own for these
-            return self.fallback(e, env)
         coll = e.collection
         if (
             isinstance(coll, ast.Name)
@@ -457,18 +476,16 @@ class _Generator:
             # as_list of the list of spaces is that list: walk a constant tuple instead
             items = self.const(tuple(ids.space_id(s) for s in self.c.map.spaces))
             self.spaces_consts.add(items)
+        elif _emptiness_test(e.condition) is not None:
+            # the closure compiler has a fast path of its own for these
+            raise GiveUp
         else:
             items = f"as_list(ctx, {self.expr(coll, env)})"
         var = self.fresh("it")
         if items in self.spaces_consts:
             self.sorts[var] = SPACE  # it walks the map's own spaces
         inner = Env({**env.pyvars, "it": var}, env.loc_names, env.scope.child("it"))
-        cond = self.expr(e.condition, inner)
-        if ":=" not in items:
-            return f"[{var} for {var} in {items} if {cond}]"
-        # Python refuses ':=' in a comprehension's iterable: pass the items in instead
-        given = self.fresh("items")
-        return f"(lambda {given}: [{var} for {var} in {given} if {cond}])({items})"
+        return var, items, self.expr(e.condition, inner)
 
     def add(self, left: str, right: str, e: ast.Binary) -> str:
         """``_add`` with its first case (two numbers) written in place."""
@@ -492,6 +509,28 @@ class _Generator:
 
 
 # ---------------------------------------------------------------------------- source helpers
+#: ``count(W) OP 0`` (or ``OP 1``): does it hold when some item is kept?
+_SOME_KEPT = {("==", 0): False, ("!=", 0): True, (">", 0): True, ("<=", 0): False,
+              (">=", 1): True, ("<", 1): False}  # fmt: skip
+
+
+def _counted_against_zero(e: ast.Binary) -> tuple[ast.Where, bool] | None:
+    """``count(X where C) == 0`` and its kin: (the ``where``, True when the comparison
+    holds if some item is kept), or None.  Only whether one item is kept matters, so the
+    generated code stops at the first one instead of building the list."""
+    call, limit = e.left, e.right
+    if not (isinstance(limit, ast.Const) and type(limit.value) is int):
+        return None
+    some_kept = _SOME_KEPT.get((e.op, limit.value))
+    if some_kept is None or not isinstance(call, ast.Call):
+        return None
+    if not (isinstance(call.func, ast.Name) and call.func.name == "count"):
+        return None
+    if len(call.args) != 1 or not isinstance(call.args[0], ast.Where):
+        return None
+    return call.args[0], some_kept
+
+
 def _is_atom(code: str) -> bool:
     """A Python variable or a literal constant (safe to repeat in place of a parameter)."""
     if code.isidentifier():

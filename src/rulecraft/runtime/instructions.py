@@ -499,8 +499,14 @@ def _menu_options(ctx: Ctx, index: int) -> list[list[Any]]:
                     continue
                 if cost and not _can_pay(ctx, cost, seat):
                     continue
-                # The label is filled in only when somebody looks (see option_label).
-                options.append([stem + _value_id(ctx, value, seat), None, ["act", name, value]])
+                # A space by its bare name (_value_id's first case, in place: the options
+                # of a board game's menu are mostly spaces).  The label is filled in only
+                # when somebody looks (see option_label).
+                if type(value) is str and value[:2] == SPACE:
+                    option = stem + value[2:]
+                else:
+                    option = stem + _value_id(ctx, value, seat)
+                options.append([option, None, ["act", name, value]])
     finally:
         ctx.loc = saved
     return options
