@@ -48,3 +48,22 @@ def test_an_unknown_rule_lists_the_routines(capsys: pytest.CaptureFixture[str]) 
     assert main(["compile", "dig", "--show", "nope"]) == 1
     assert "no routine 'nope'; routines: " in capsys.readouterr().err
     assert main(["compile", "no_such_ruleset"]) == 2
+
+
+def test_a_statements_generated_condition_is_shown_under_it(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    """Tic-Tac-Toe's 'elif count(spaces where empty(it)) == 0' (rules.rcl line 9) is
+    generated code that stops at the first empty space; the listing shows it under the
+    instruction that tests it, and names the elif's own line."""
+    assert main(["compile", "tictactoe", "--show", "place"]) == 0
+    out = capsys.readouterr().out.splitlines()
+    test = next(i for i, line in enumerate(out) if "jump_unless       rules.rcl:9:" in line)
+    assert out[test].endswith("elif count(spaces where empty(it)) == 0:")
+    shown = []
+    for line in out[test + 1 :]:
+        if not line.lstrip().startswith("|"):
+            break
+        shown.append(line.split("| ", 1)[1])
+    assert shown[0] == "def _generated(ctx):"
+    assert shown[-1].strip().startswith("return (not any(")

@@ -4,9 +4,9 @@ Without ``--show``: one line per compiled routine (actions, effects, triggers, a
 phases, setup, the main flow) with its number of instructions and where it starts.  With
 ``--show NAME``: the routines whose name is or ends with NAME (``push``, ``action.push``,
 ``medkit``), one instruction a line with the ``.rcl`` place it came from and that line of
-the source, and for an action its condition and label as the Python source the expression
-code generator wrote for them, and for the collection an action ranges over
-(``closures`` where an expression runs as closures).
+the source, under it (``|``) the Python source the expression code generator wrote for the
+expressions it evaluates; for an action, the same for its condition, its label and the
+collection it ranges over (``closures`` where an expression runs as closures).
 
     $ rulecraft compile dig --show push
     action.push  (12 instructions)  rules.rcl:5:5
@@ -79,7 +79,25 @@ def listing(routine: Any, lines: _SourceLines) -> str:
     for index, (instr, span) in enumerate(zip(routine.code, routine.spans, strict=True)):
         name = getattr(instr, "__qualname__", type(instr).__name__).split(".")[0].lstrip("_")
         out.append(f"  {index:>3}  {name:<18}{_short(span):<20}{lines.text(span)}")
+        for source in generated_sources(instr):
+            out.extend(f"{'':<25}| {line}" for line in source.rstrip().splitlines())
     return "\n".join(out)
+
+
+def generated_sources(instr: Any) -> list[str]:
+    """The Python source the expression code generator wrote for the expressions an
+    instruction evaluates (the functions its closure holds), in the order it holds them."""
+    found: list[str] = []
+    for cell in getattr(instr, "__closure__", None) or ():
+        try:
+            held = cell.cell_contents
+        except ValueError:  # a cell not filled yet
+            continue
+        for value in held if isinstance(held, list | tuple) else (held,):
+            source = getattr(value, "__rulecraft_source__", None)
+            if source:
+                found.append(str(source))
+    return found
 
 
 def _show(what: str, value: Any) -> None:
