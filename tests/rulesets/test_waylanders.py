@@ -1377,3 +1377,62 @@ def test_a_hand_card_is_named_to_its_holder_only(rules: rulecraft.Ruleset) -> No
     assert "Player 1: Play Cover of Darkness" in game.log_for(0)
     assert "Player 1: Play a card" in game.log_for(1)
     assert "Player 1 plays Cover of Darkness" in game.log_for(1)
+
+
+# ---------------------------------------------------------------- the bots' evaluation
+def test_wounding_a_rival_counts_in_the_evaluation(rules: rulecraft.Ruleset) -> None:
+    """The bots' evaluation (`worth` in rules.rcl, in tenths): a wounded adventurer falls at
+    the next hit, and "For every enemy adventurer that is knocked to the ground, you receive
+    1 victory point". A healthy rival counts 20 against, as a healthy adventurer of one's own
+    counts 20 for: before, a wound was worth nothing to the attacker, so an attack that only
+    wounded cost its action point, and MCTS (mcts:30/d0) lost most of its games against
+    random in Clash of the Tempest, where knock-downs are the only torcs (issue 14)."""
+    placement = {"4,2": {"brigg#1": 0}, "1,2": {"dherghen#1": 1}}
+    healthy = position(rules, placement)
+    wounded = position(
+        rules, placement, cards={"dherghen#1": {"owner": 1, "side": "wounded", "flags": []}}
+    )
+    assert wounded.evaluate(0) - healthy.evaluate(0) == 20
+    assert wounded.evaluate(1) - healthy.evaluate(1) == -20
+
+
+def test_the_storm_tile_draws_the_bots_in_clash_of_the_tempest(rules: rulecraft.Ruleset) -> None:
+    """Clash of the Tempest: "If any of your adventurers are on this tile at the beginning of
+    a turn, you must roll an auxiliary die to invoke the tempest", and conquering is worth no
+    torc there, so the evaluation's way to torcs (`drive`) is the storm tile (4,3): 30 for an
+    adventurer on it, 10 next to it, nothing farther away."""
+
+    def worth_with_brigg_at(area: str) -> float:
+        game = position(
+            rules,
+            {area: {"brigg#1": 0}, "0,3": {"dherghen#1": 1}},
+            mode="Clash of the Tempest",
+        )
+        return game.evaluate(0)
+
+    on_it, next_to_it, away = (worth_with_brigg_at(a) for a in ("4,3", "4,2", "1,2"))
+    assert (on_it - away, next_to_it - away) == (30, 10)
+
+
+def test_a_knock_down_by_the_storm_is_worth_a_torc_and_a_rival_to_the_bots(
+    rules: rulecraft.Ruleset,
+) -> None:
+    """The evaluation's scale (`evaluation_scale: 25` in ruleset.yaml): a torc is 4.0 to the
+    bots, a rival's standing adventurer 0.8 and one's own 1.2, so a knock-down ("For every
+    enemy adventurer that is knocked to the ground, you receive 1 victory point") by the
+    storm moves seat 1's evaluation by 4.8 (a torc and a rival less) and seat 2's by -5.6 (a
+    torc to the rival, its standing adventurer, and its place next to the storm tile, 0.4)."""
+    game = position(
+        rules,
+        {"4,3": {"brigg#1": 0}, "4,2": {"dherghen#1": 1}},
+        cards={"dherghen#1": {"owner": 1, "side": "wounded", "flags": []}},
+        dice={"auxiliary": ["bonus"]},
+        mode="Clash of the Tempest",
+    )
+    game.arrange(active=0, phase="initial")
+    assert game.decision is not None and game.decision.prompt == "The tempest strikes which tile?"
+    before = [game.evaluate(seat) / game.evaluation_scale for seat in (0, 1)]
+    game.choose(next(o.id for o in game.decision.options if o.label == "4,2"))
+    after = [game.evaluate(seat) / game.evaluation_scale for seat in (0, 1)]
+    assert value(game, "you.torcs") == 1
+    assert (after[0] - before[0], after[1] - before[1]) == pytest.approx((4.8, -5.6))
