@@ -52,6 +52,7 @@ from rulecraft.compile.expressions import (
 )
 from rulecraft.compile.fields import FieldRead
 from rulecraft.compile.flow import TURN_ORDERS, compile_end, compile_flow
+from rulecraft.compile.names import names_of
 from rulecraft.compile.routines import (
     compile_actions,
     compile_defines,
@@ -92,7 +93,6 @@ __all__ = [
     "_emptiness_test",
     "_num",
     "_unit_span",
-    "expression_compiler",
 ]
 
 
@@ -219,7 +219,8 @@ class Compiler:
                 if did in components.defs and components.defs[did].kind in self.kinds
                 for zone in self.kinds[components.defs[did].kind].abilities_in
             ),
-            namespace=self,
+            names=names_of(self),
+            flags=frozenset(self.flags_set),
         )
 
     def _manifest_expressions(self) -> tuple[ExprFn | None, ExprFn | None, ExprFn | None]:
@@ -388,19 +389,3 @@ class Compiler:
         if not name:
             return None
         return self.name(ast.Name(self.mspan("defaults", key), str(name)), scope.child("you"))
-
-
-def expression_compiler(program: Program, tree: ast.Expr) -> tuple[ExprFn | None, list[Diagnostic]]:
-    """Compile one expression against a compiled program's names (``you`` and ``this`` bound)."""
-    comp = program.namespace
-    if not isinstance(comp, Compiler):
-        return None, [Diagnostic("RC204", "this program keeps no names", tree.span)]
-    before = len(comp.diags)
-    reads_before = len(comp.field_reads)
-    fn = comp.expr(tree, Scope({"you", "this"}, True))
-    comp.check_field_reads(comp.field_reads[reads_before:])
-    del comp.field_reads[reads_before:]
-    new = comp.diags[before:]
-    del comp.diags[before:]
-    errors = [d for d in new if d.severity == Severity.ERROR]
-    return (None if errors else fn), new

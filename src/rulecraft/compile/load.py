@@ -55,7 +55,7 @@ def compile_expression(program: Program, text: str) -> ExprFn:
     """The text of one expression compiled against ``program``'s names (``you`` and ``this``
     bound), for scenario checks and the REPL.  Raises ``ValueError`` with the diagnostics when
     it does not compile."""
-    from rulecraft.compile.compiler import expression_compiler
+    from rulecraft.compile.names import expression_compiler
     from rulecraft.language.parser import parse_expression
 
     tree, problems = parse_expression(text, "<expression>")

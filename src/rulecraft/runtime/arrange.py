@@ -357,7 +357,7 @@ def _check_seat(ctx: Ctx, seat: int, where: str) -> None:
 
 
 def _check_flags(ctx: Ctx, flags: Iterable[str], where: str) -> None:
-    known: set[str] = set(getattr(ctx.prog.namespace, "flags_set", ()) or ())
+    known = ctx.prog.flags
     for flag in flags:
         if known and flag not in known:
             hint = did_you_mean(flag, known)

@@ -346,6 +346,9 @@ class Program:
     #: Zone names where some kind's abilities can be used ("map" for the board): the
     #: action menu scans only these zones instead of every card of the game.
     ability_zones: frozenset[str] = frozenset()
-    # The compiler's name tables, kept so that expressions typed later (scenario checks,
-    # the REPL) compile against the same names.
-    namespace: Any = None
+    #: What the ruleset's names mean (``compile.names.Names``, frozen), kept so that
+    #: expressions typed later (scenario checks, the REPL, the solver's goal) compile
+    #: against the same names; the runtime never reads it.
+    names: Any = None
+    #: The flags the rules know (the manifest's ``flags:`` and every ``flag`` statement's)
+    flags: frozenset[str] = frozenset()

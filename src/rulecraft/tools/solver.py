@@ -248,7 +248,7 @@ def _shown(line: Sequence[str]) -> str:
 def _compile(game: Game, text: str) -> ExprFn:
     """An expression compiled once for the whole search (``ValueError`` when it does not
     compile: :meth:`Game.evaluate_expr` gives the diagnostics)."""
-    from rulecraft.compile.compiler import expression_compiler
+    from rulecraft.compile.names import expression_compiler
     from rulecraft.language.parser import parse_expression
 
     game.evaluate_expr(text, game.state["active"])  # fail early, with the diagnostics
