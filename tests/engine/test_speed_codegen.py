@@ -32,6 +32,15 @@ CONNECT4 = [
     "spaces where empty(space_at(it.x + 1, it.y)) and not empty(it)",
     "spaces where (it.x > 2) == (it.y < 3) or it.x + it.y > 8",
     "count(spaces where empty(space_at(it.x, it.y - 1)) or -it.x < -5)",
+    # count(...) against 0 or 1 stops at the first kept item
+    "count(spaces where empty(it)) == 0",
+    "count(spaces where open(it)) > 0 and count(spaces where it.x == 9) == 0",
+    "count(spaces where not empty(it)) >= 1 or count(spaces where open(it)) < 1",
+    "count(spaces where open(it) and it.y < 2) != 0",
+    "count(spaces where in_a_row(you, 2)) <= 0",
+    # an emptiness test over a zone keeps its closure; the rest is generated around it
+    "count(you.supply where not empty(it)) + count(spaces where open(it))",
+    "count(you.supply where empty(it)) == 0 and count(spaces where open(it)) > 3",
 ]
 RADLANDS = [
     "you.people where not protected(it)",
@@ -40,6 +49,8 @@ RADLANDS = [
     "you.hand where it.kind == person and it.cost <= you.water",
     "strength(you) - strength(opponent)",
     "count(opponent.camps where it has destroyed or it has damaged)",
+    "count(you.people where it.cost > 1) == 0",
+    "count(opponent.camps where alive(it)) > 0 and count(you.hand where it.cost <= 1) >= 1",
 ]
 
 
@@ -142,3 +153,14 @@ def test_a_definition_that_calls_itself_is_called_not_inlined(
     assert generated == [True, True, True]
     monkeypatch.setattr(codegen, "plan", lambda *args: None)
     assert [game.evaluate_expr(t) for t in texts] == generated
+
+
+def test_an_emptiness_test_over_a_zone_does_not_stop_the_rest_being_generated() -> None:
+    """``X where empty(it)`` over a zone runs the closure compiler's fast path, called from
+    the generated code of the expression around it (not: the whole expression as closures)."""
+    game = rulecraft.load("connect4").new_game(seed=0)
+    text = "count(you.supply where empty(it)) == 0 and count(spaces where open(it)) > 3"
+    fn = game.ruleset.compile_expression(game.program, text)
+    source = getattr(fn, "__rulecraft_source__", None)
+    assert source is not None, "nothing generated"
+    assert " for _it" in source and "_f" in source  # spaces generated, the zone's where called

@@ -446,6 +446,8 @@ class _Generator:
         raise GiveUp
 
     def where(self, e: ast.Where, env: Env) -> str:
+        if self.closure_where(e, env):
+            return self.fallback(e, env)  # the closure compiler's fast path
         var, items, cond = self.where_parts(e, env)
         if ":=" not in items:
             return f"[{var} for {var} in {items} if {cond}]"
@@ -455,32 +457,41 @@ class _Generator:
 
     def any_where(self, e: ast.Where, env: Env) -> str:
         """Is any item of the ``where`` kept?  Stops at the first (``count(...) == 0``)."""
+        if self.closure_where(e, env):
+            return self.sorted_as(f"(not not {self.fallback(e, env)})", BOOL)
         var, items, cond = self.where_parts(e, env)
         if ":=" not in items:
             return self.sorted_as(f"any({cond} for {var} in {items})", BOOL)
         given = self.fresh("items")
         return self.sorted_as(f"(lambda {given}: any({cond} for {var} in {given}))({items})", BOOL)
 
-    def where_parts(self, e: ast.Where, env: Env) -> tuple[str, str, str]:
-        """A ``where``'s variable, the code of its items and of its condition."""
-        from rulecraft.compile.compiler import _emptiness_test
-
+    def over_spaces(self, e: ast.Where, env: Env) -> bool:
+        """Does the ``where`` walk the map's own spaces (the name ``spaces``)?"""
         coll = e.collection
-        if (
+        return (
             isinstance(coll, ast.Name)
             and coll.name == "spaces"
             and coll.name not in env.pyvars
             and coll.name not in env.loc_names
             and self.c.map is not None
-        ):
+        )
+
+    def closure_where(self, e: ast.Where, env: Env) -> bool:
+        """Is the ``where`` ``X where empty(it)`` (or ``not empty(it)``) over anything but
+        the map's spaces?  The closure compiler has a fast path of its own for those."""
+        from rulecraft.compile.compiler import _emptiness_test
+
+        return _emptiness_test(e.condition) is not None and not self.over_spaces(e, env)
+
+    def where_parts(self, e: ast.Where, env: Env) -> tuple[str, str, str]:
+        """A ``where``'s variable, the code of its items and of its condition."""
+        if self.over_spaces(e, env):
+            assert self.c.map is not None
             # as_list of the list of spaces is that list: walk a constant tuple instead
             items = self.const(tuple(ids.space_id(s) for s in self.c.map.spaces))
             self.spaces_consts.add(items)
-        elif _emptiness_test(e.condition) is not None:
-            # the closure compiler has a fast path of its own for these
-            raise GiveUp
         else:
-            items = f"as_list(ctx, {self.expr(coll, env)})"
+            items = f"as_list(ctx, {self.expr(e.collection, env)})"
         var = self.fresh("it")
         if items in self.spaces_consts:
             self.sorts[var] = SPACE  # it walks the map's own spaces
