@@ -89,7 +89,11 @@ def test_every_node_type_has_the_function_that_compiles_it() -> None:
         }
 
     assert node_types(syntax.Expr) == set(EXPRESSIONS)
-    assert node_types(syntax.Stmt) == set(CONTROL)
+    # every simple statement its own node type, none a catch-all (issue 11: "typed statement
+    # nodes instead of one catch-all node"); SimpleStmt is only their common base
+    assert node_types(syntax.Stmt) - {syntax.SimpleStmt} == set(CONTROL)
+    assert set(syntax.SIMPLE_STATEMENTS) == node_types(syntax.SimpleStmt)
+    assert len({t.verb for t in syntax.SIMPLE_STATEMENTS}) == len(syntax.SIMPLE_STATEMENTS)
     assert node_types(syntax.Member) == set(MEMBERS)
     # an include is resolved by the pipeline (its file's items join the units)
     assert node_types(syntax.Item) - {syntax.Include} == set(COLLECTORS)

@@ -363,7 +363,7 @@ class Compiler:
         """One decision among labelled options (:func:`control.options`)."""
         options(self, chooser, prompt, opts, code, scope, span)
 
-    def call_stmt(self, s: ast.Do, code: _Code, scope: Scope) -> Scope:
+    def call_stmt(self, s: ast.ExprStmt, code: _Code, scope: Scope) -> Scope:
         """An effect run as a statement (:func:`control.call_statement`)."""
         return call_statement(self, s, code, scope)
 

@@ -1,8 +1,8 @@
 """The compound statements (``if``, ``for each``, ``repeat``, ``while``, ``choose``,
 ``choose one of``, ``test``), each compiled by its own function found by the statement's
-type (:data:`CONTROL`); a simple statement (``ast.Do``) goes to the function
-:data:`rulecraft.compile.statements.STATEMENTS` registers for its verb.  Also the
-statement that runs an effect (``call``)."""
+type (:data:`CONTROL`); a simple statement (an ``ast.SimpleStmt``) goes to the function
+:data:`rulecraft.compile.statements.STATEMENTS` registers for its type.  Also the
+statement that runs an effect (an expression on its own line, ``ast.ExprStmt``)."""
 
 from __future__ import annotations
 
@@ -44,11 +44,11 @@ def compile_statement(c: Compiler, s: ast.Stmt, code: _Code, scope: Scope) -> Sc
     return compile_one(c, s, code, scope)
 
 
-def _do(c: Compiler, s: ast.Do, code: _Code, scope: Scope) -> Scope:
-    """A simple statement: the function of :mod:`statements` registered for its verb."""
+def _simple(c: Compiler, s: ast.SimpleStmt, code: _Code, scope: Scope) -> Scope:
+    """A simple statement: the function of :mod:`statements` registered for its type."""
     from rulecraft.compile.statements import STATEMENTS  # statements imports the compiler
 
-    compile_one = STATEMENTS.get(s.verb)
+    compile_one = STATEMENTS.get(type(s))
     if compile_one is None:
         c.error("RC204", f"unsupported statement {s.verb!r}", s.span)
         return scope
@@ -217,7 +217,7 @@ def _test_stmt(c: Compiler, s: ast.Test, code: _Code, scope: Scope) -> Scope:
 
 #: The function that compiles each type of statement.
 CONTROL: dict[type, StatementCompiler] = {
-    ast.Do: _do,
+    **dict.fromkeys(ast.SIMPLE_STATEMENTS, _simple),
     ast.If: _if,
     ast.ForEach: _for_each,
     ast.Repeat: _repeat,
@@ -229,7 +229,7 @@ CONTROL: dict[type, StatementCompiler] = {
 
 
 # ---------------------------------------------------------------------------- call
-def call_statement(c: Compiler, s: ast.Do, code: _Code, scope: Scope) -> Scope:
+def call_statement(c: Compiler, s: ast.ExprStmt, code: _Code, scope: Scope) -> Scope:
     """An effect run as a statement: ``name``, ``name(args)`` or a component's effect
     attribute (``card.junk``); anything else on its own line is a mistake said so."""
     e = s.value
@@ -269,7 +269,7 @@ def call_statement(c: Compiler, s: ast.Do, code: _Code, scope: Scope) -> Scope:
 
 
 def _call_effect_with_arguments(
-    c: Compiler, s: ast.Do, e: ast.Call, n: str, code: _Code, scope: Scope
+    c: Compiler, s: ast.ExprStmt, e: ast.Call, n: str, code: _Code, scope: Scope
 ) -> Scope:
     c.used_names.add(n)
     eff = c.effects[n]

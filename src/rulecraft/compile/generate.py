@@ -63,7 +63,7 @@ def _label(template: Any, values: Mapping[str, Any]) -> ast.Text:
 
 
 def _attribute(name: str, value: Any, span: Span) -> ast.Attribute:
-    return ast.Attribute(span, name, (ast.Do(span, "call", value=_value_expr(value, span)),))
+    return ast.Attribute(span, name, (ast.ExprStmt(span, _value_expr(value, span)),))
 
 
 def _one_item(

@@ -32,9 +32,9 @@ def ends(body: tuple[ast.Stmt, ...]) -> bool:
     if not body:
         return False
     last = body[-1]
-    if isinstance(last, ast.Do):
+    if isinstance(last, ast.SimpleStmt):
         return last.verb in TERMINAL_VERBS or any(
-            isinstance(s, ast.Do) and s.verb in TERMINAL_VERBS for s in body
+            isinstance(s, ast.SimpleStmt) and s.verb in TERMINAL_VERBS for s in body
         )
     if isinstance(last, ast.If):
         return (
@@ -114,8 +114,7 @@ def _member_bodies(members: Iterable[ast.Member]) -> Iterator[tuple[ast.Stmt, ..
 def _gotos(body: Iterable[ast.Stmt]) -> Iterator[int]:
     for s in walk_stmts(body):
         if (
-            isinstance(s, ast.Do)
-            and s.verb == "goto"
+            isinstance(s, ast.Goto)
             and isinstance(s.value, ast.Const)
             and isinstance(s.value.value, int)
         ):
@@ -130,7 +129,7 @@ def story_graph(comp: Compiler) -> StoryGraph:
             for target in _gotos(body):
                 graph.edges.add((n, target))
             for s in walk_stmts(body):
-                if isinstance(s, ast.Do) and s.verb in ("win", "lose_game", "tie"):
+                if isinstance(s, ast.Win | ast.LoseGame | ast.Tie):
                     graph.endings.add(n)
     for body in _bodies_outside_entries(comp):
         graph.roots.update(_gotos(body))

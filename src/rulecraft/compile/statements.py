@@ -1,18 +1,20 @@
-"""The statements of the language, compiled: one function per statement, found by verb.
+"""The statements of the language, compiled: one function per statement, found by type.
 
-The parser gives every simple statement as one ``ast.Do`` node whose ``verb`` names it
-(``draw``, ``move``, ``set``, ...); :data:`STATEMENTS` maps each verb to the function that
-checks it and appends its instructions (:mod:`rulecraft.runtime.instructions`) to the
-routine under construction.  A new statement is a grammar rule, a parser method, one
-function here and its instruction.
+The parser gives every simple statement as a node of its own type (``ast.Draw``,
+``ast.Move``, ``ast.SetValue``, ...; see :class:`rulecraft.language.ast.SimpleStmt`);
+:data:`STATEMENTS` maps each type to the function that checks it and appends its
+instructions (:mod:`rulecraft.runtime.instructions`) to the routine under construction.
+A new statement is a grammar rule, a node type, a parser method, one function here and its
+instruction.
 
->>> sorted(STATEMENTS)[:5]
+>>> sorted(t.verb for t in STATEMENTS)[:5]
 ['call', 'clear_flag', 'deal', 'discard', 'draw']
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable
+from typing import Any
 
 from rulecraft.compile.compiler import (
     DURATIONS,
@@ -54,10 +56,13 @@ from rulecraft.runtime.instructions import (
 )
 from rulecraft.runtime.program import ExprFn
 
-StatementCompiler = Callable[[Compiler, ast.Do, _Code, Scope], Scope]
+#: Compiles one statement (of the type it is registered for) into the routine under
+#: construction; gives the scope after it.
+StatementCompiler = Callable[[Compiler, Any, _Code, Scope], Scope]
+ResourceStmt = ast.Gain | ast.Lose | ast.Spend | ast.Suffer | ast.Heal | ast.Deal
 
 
-def compile_resource(c: Compiler, s: ast.Do, code: _Code, scope: Scope) -> Scope:
+def compile_resource(c: Compiler, s: ResourceStmt, code: _Code, scope: Scope) -> Scope:
     """``gain``/``spend``/``lose``/``suffer``/``heal``/``deal`` an amount: one
     instruction per unit (two when a ``before`` trigger may change the amount)."""
     v = s.verb
@@ -69,7 +74,7 @@ def compile_resource(c: Compiler, s: ast.Do, code: _Code, scope: Scope) -> Scope
     parts = c.qty_parts(s.value, scope)
     for unit, _ in parts:
         c._check_unit(unit, _unit_span(s.value, unit) or s.value.span)
-    owner_ast = s.target if v in ("gain", "suffer", "deal") else s.source
+    owner_ast = s.target if isinstance(s, ast.Gain | ast.Suffer | ast.Deal) else s.source
     owner = c.expr(owner_ast, scope) if owner_ast is not None else None
     if v == "deal" and owner is None:
         c.error("RC204", "'deal' needs a target: deal 1 damage to card", span)
@@ -88,7 +93,7 @@ def compile_resource(c: Compiler, s: ast.Do, code: _Code, scope: Scope) -> Scope
     return scope
 
 
-def compile_draw(c: Compiler, s: ast.Do, code: _Code, scope: Scope) -> Scope:
+def compile_draw(c: Compiler, s: ast.Draw, code: _Code, scope: Scope) -> Scope:
     """``draw N [from Z] [to Z]``: the manifest's default zones when not named."""
     span = s.span
     count = c.expr(s.value, scope) if s.value else (lambda ctx: 1)
@@ -99,7 +104,7 @@ def compile_draw(c: Compiler, s: ast.Do, code: _Code, scope: Scope) -> Scope:
     return scope
 
 
-def compile_discard(c: Compiler, s: ast.Do, code: _Code, scope: Scope) -> Scope:
+def compile_discard(c: Compiler, s: ast.Discard, code: _Code, scope: Scope) -> Scope:
     """``discard X [to Z]``."""
     span = s.span
     what = c.expr(s.value, scope) if s.value else (lambda ctx: [])
@@ -108,7 +113,7 @@ def compile_discard(c: Compiler, s: ast.Do, code: _Code, scope: Scope) -> Scope:
     return scope
 
 
-def compile_move(c: Compiler, s: ast.Do, code: _Code, scope: Scope) -> Scope:
+def compile_move(c: Compiler, s: ast.Move, code: _Code, scope: Scope) -> Scope:
     """``move X to Z [on top|at the bottom] [face down]``."""
     span = s.span
     what = c.expr(s.value, scope) if s.value else (lambda ctx: [])
@@ -120,7 +125,7 @@ def compile_move(c: Compiler, s: ast.Do, code: _Code, scope: Scope) -> Scope:
     return scope
 
 
-def compile_shuffle(c: Compiler, s: ast.Do, code: _Code, scope: Scope) -> Scope:
+def compile_shuffle(c: Compiler, s: ast.Shuffle, code: _Code, scope: Scope) -> Scope:
     """``shuffle Z``."""
     span = s.span
     what = c.expr(s.value, scope) if s.value else (lambda ctx: None)
@@ -128,20 +133,20 @@ def compile_shuffle(c: Compiler, s: ast.Do, code: _Code, scope: Scope) -> Scope:
     return scope
 
 
-def compile_reveal(c: Compiler, s: ast.Do, code: _Code, scope: Scope) -> Scope:
+def compile_reveal(c: Compiler, s: ast.Reveal | ast.Look, code: _Code, scope: Scope) -> Scope:
     """``reveal X`` to everybody, ``reveal X to P`` or ``look at X`` to some seats only."""
-    v = s.verb
     span = s.span
     what = c.expr(s.value, scope) if s.value else (lambda ctx: [])
-    if v == "look" or s.target is not None:
-        seers = c.expr(s.target, scope) if s.target else (lambda ctx: ctx.loc["you"])
+    target = s.target if isinstance(s, ast.Reveal) else None
+    if isinstance(s, ast.Look) or target is not None:
+        seers = c.expr(target, scope) if target else (lambda ctx: ctx.loc["you"])
         code.add(_reveal_to(what, seers), span)
     else:
         code.add(_reveal(what), span)
     return scope
 
 
-def compile_roll(c: Compiler, s: ast.Do, code: _Code, scope: Scope) -> Scope:
+def compile_roll(c: Compiler, s: ast.Roll, code: _Code, scope: Scope) -> Scope:
     """``roll POOL [as NAME]``: the result is a local (``roll`` by default)."""
     span = s.span
     if s.value is None:
@@ -156,7 +161,7 @@ def compile_roll(c: Compiler, s: ast.Do, code: _Code, scope: Scope) -> Scope:
     return scope.child(var)
 
 
-def compile_reroll(c: Compiler, s: ast.Do, code: _Code, scope: Scope) -> Scope:
+def compile_reroll(c: Compiler, s: ast.Reroll, code: _Code, scope: Scope) -> Scope:
     """``reroll NAME [where COND]``: some dice of an earlier roll."""
     span = s.span
     target_ast = s.value
@@ -175,7 +180,7 @@ def compile_reroll(c: Compiler, s: ast.Do, code: _Code, scope: Scope) -> Scope:
     return scope
 
 
-def compile_goto(c: Compiler, s: ast.Do, code: _Code, scope: Scope) -> Scope:
+def compile_goto(c: Compiler, s: ast.Goto, code: _Code, scope: Scope) -> Scope:
     """``go to N``: a constant target is checked once every entry is known."""
     span = s.span
     if isinstance(s.value, ast.Const) and isinstance(s.value.value, int):
@@ -185,29 +190,29 @@ def compile_goto(c: Compiler, s: ast.Do, code: _Code, scope: Scope) -> Scope:
     return scope
 
 
-def compile_return(c: Compiler, s: ast.Do, code: _Code, scope: Scope) -> Scope:
+def compile_return(c: Compiler, s: ast.Return, code: _Code, scope: Scope) -> Scope:
     """``return``."""
     span = s.span
     code.add(_return, span)
     return scope
 
 
-def compile_flag(c: Compiler, s: ast.Do, code: _Code, scope: Scope) -> Scope:
+def compile_flag(c: Compiler, s: ast.SetFlag | ast.ClearFlag, code: _Code, scope: Scope) -> Scope:
     """``set flag F [on X] [until ...]`` / ``clear flag F [on X]``."""
-    v = s.verb
     span = s.span
-    assert s.name is not None
-    if v == "set_flag":
+    setting = isinstance(s, ast.SetFlag)
+    until = s.until if isinstance(s, ast.SetFlag) else None
+    if setting:
         c.flags_set.add(s.name)
     c.symbols.add(s.name)
     subject = c.expr(s.target, scope) if s.target else None
-    if s.until is not None and s.until not in DURATIONS:
-        c._unknown(s.until, span, DURATIONS, "duration")
-    code.add(_flag(s.name, subject, v == "set_flag", s.until), span)
+    if until is not None and until not in DURATIONS:
+        c._unknown(until, span, DURATIONS, "duration")
+    code.add(_flag(s.name, subject, setting, until), span)
     return scope
 
 
-def compile_set(c: Compiler, s: ast.Do, code: _Code, scope: Scope) -> Scope:
+def compile_set(c: Compiler, s: ast.SetValue, code: _Code, scope: Scope) -> Scope:
     """``set X.field to V``, ``set RESOURCE to V``, ``set VAR to V``, ``set start_player to P``."""
     span = s.span
     if s.value is None or s.target is None:
@@ -242,16 +247,15 @@ def compile_set(c: Compiler, s: ast.Do, code: _Code, scope: Scope) -> Scope:
     return scope
 
 
-def compile_let(c: Compiler, s: ast.Do, code: _Code, scope: Scope) -> Scope:
+def compile_let(c: Compiler, s: ast.Let, code: _Code, scope: Scope) -> Scope:
     """``let NAME = V``: a local for the rest of the block."""
     span = s.span
-    assert s.name is not None and s.value is not None
     value = c.expr(s.value, scope)
     code.add(_set_local(s.name, value), span)
     return scope.child(s.name)
 
 
-def compile_end(c: Compiler, s: ast.Do, code: _Code, scope: Scope) -> Scope:
+def compile_end(c: Compiler, s: ast.End, code: _Code, scope: Scope) -> Scope:
     """``end turn|phase|stage|round|game|activation``."""
     span = s.span
     if s.name not in ENDS:
@@ -261,11 +265,10 @@ def compile_end(c: Compiler, s: ast.Do, code: _Code, scope: Scope) -> Scope:
     return scope
 
 
-def compile_emit(c: Compiler, s: ast.Do, code: _Code, scope: Scope) -> Scope:
+def compile_emit(c: Compiler, s: ast.Emit, code: _Code, scope: Scope) -> Scope:
     """``emit EVENT(args)``: checked against the declared parameters (RC255);
     replaceable when a ``before`` trigger listens."""
     span = s.span
-    assert s.name is not None
     c.events_emitted.add(s.name)
     declared = c.events_declared.get(s.name)
     if declared is not None and len(declared) != len(s.args):
@@ -286,7 +289,7 @@ def compile_emit(c: Compiler, s: ast.Do, code: _Code, scope: Scope) -> Scope:
     return scope
 
 
-def compile_prevent(c: Compiler, s: ast.Do, code: _Code, scope: Scope) -> Scope:
+def compile_prevent(c: Compiler, s: ast.Prevent, code: _Code, scope: Scope) -> Scope:
     """``prevent [N]`` inside a ``before`` trigger."""
     span = s.span
     prevented = c.expr(s.value, scope) if s.value else None
@@ -294,7 +297,7 @@ def compile_prevent(c: Compiler, s: ast.Do, code: _Code, scope: Scope) -> Scope:
     return scope
 
 
-def compile_flip(c: Compiler, s: ast.Do, code: _Code, scope: Scope) -> Scope:
+def compile_flip(c: Compiler, s: ast.Flip, code: _Code, scope: Scope) -> Scope:
     """``flip X [to SIDE]``."""
     span = s.span
     what = c.expr(s.value, scope) if s.value else (lambda ctx: [])
@@ -310,16 +313,15 @@ def compile_flip(c: Compiler, s: ast.Do, code: _Code, scope: Scope) -> Scope:
     return scope
 
 
-def compile_exhaust(c: Compiler, s: ast.Do, code: _Code, scope: Scope) -> Scope:
+def compile_exhaust(c: Compiler, s: ast.Exhaust | ast.Ready, code: _Code, scope: Scope) -> Scope:
     """``exhaust X`` / ``ready X``."""
-    v = s.verb
     span = s.span
     what = c.expr(s.value, scope) if s.value else (lambda ctx: [])
-    code.add(_exhaust(what, v == "exhaust"), span)
+    code.add(_exhaust(what, isinstance(s, ast.Exhaust)), span)
     return scope
 
 
-def compile_say(c: Compiler, s: ast.Do, code: _Code, scope: Scope) -> Scope:
+def compile_say(c: Compiler, s: ast.Say, code: _Code, scope: Scope) -> Scope:
     """``say TEXT``."""
     span = s.span
     what = c.expr(s.value, scope) if s.value else (lambda ctx: "")
@@ -327,41 +329,48 @@ def compile_say(c: Compiler, s: ast.Do, code: _Code, scope: Scope) -> Scope:
     return scope
 
 
-def compile_game_over(c: Compiler, s: ast.Do, code: _Code, scope: Scope) -> Scope:
+def compile_game_over(
+    c: Compiler, s: ast.Win | ast.LoseGame | ast.Tie, code: _Code, scope: Scope
+) -> Scope:
     """``win``, ``lose``, ``tie`` [for P]."""
-    v = s.verb
     span = s.span
-    who = c.expr(s.target, scope) if s.target else None
-    code.add(_game_over(v, who), span)
+    target = None if isinstance(s, ast.Tie) else s.target
+    who = c.expr(target, scope) if target else None
+    code.add(_game_over(s.verb, who), span)
     return scope
 
 
-def compile_call(c: Compiler, s: ast.Do, code: _Code, scope: Scope) -> Scope:
+def compile_call(c: Compiler, s: ast.ExprStmt, code: _Code, scope: Scope) -> Scope:
     """an effect called as a statement (``deal_hand()``, ``card.on_play``)."""
     return c.call_stmt(s, code, scope)
 
 
-#: Every statement verb and the function that compiles it.
-STATEMENTS: dict[str, StatementCompiler] = {
-    **dict.fromkeys(RESOURCE_VERBS, compile_resource),
-    "draw": compile_draw,
-    "discard": compile_discard,
-    "move": compile_move,
-    "shuffle": compile_shuffle,
-    **dict.fromkeys(("reveal", "look"), compile_reveal),
-    "roll": compile_roll,
-    "reroll": compile_reroll,
-    "goto": compile_goto,
-    "return": compile_return,
-    **dict.fromkeys(("set_flag", "clear_flag"), compile_flag),
-    "set": compile_set,
-    "let": compile_let,
-    "end": compile_end,
-    "emit": compile_emit,
-    "prevent": compile_prevent,
-    "flip": compile_flip,
-    **dict.fromkeys(("exhaust", "ready"), compile_exhaust),
-    "say": compile_say,
-    **dict.fromkeys(("win", "lose_game", "tie"), compile_game_over),
-    "call": compile_call,
+#: Every type of simple statement and the function that compiles it.
+STATEMENTS: dict[type[ast.SimpleStmt], StatementCompiler] = {
+    **dict.fromkeys(
+        (ast.Gain, ast.Lose, ast.Spend, ast.Suffer, ast.Heal, ast.Deal), compile_resource
+    ),
+    ast.Draw: compile_draw,
+    ast.Discard: compile_discard,
+    ast.Move: compile_move,
+    ast.Shuffle: compile_shuffle,
+    ast.Reveal: compile_reveal,
+    ast.Look: compile_reveal,
+    ast.Roll: compile_roll,
+    ast.Reroll: compile_reroll,
+    ast.Goto: compile_goto,
+    ast.Return: compile_return,
+    ast.SetFlag: compile_flag,
+    ast.ClearFlag: compile_flag,
+    ast.SetValue: compile_set,
+    ast.Let: compile_let,
+    ast.End: compile_end,
+    ast.Emit: compile_emit,
+    ast.Prevent: compile_prevent,
+    ast.Flip: compile_flip,
+    ast.Exhaust: compile_exhaust,
+    ast.Ready: compile_exhaust,
+    ast.Say: compile_say,
+    **dict.fromkeys((ast.Win, ast.LoseGame, ast.Tie), compile_game_over),
+    ast.ExprStmt: compile_call,
 }

@@ -7,12 +7,13 @@ compiler consume them; nothing after the parser sees a Lark tree.
 >>> from rulecraft.language.parser import parse_text
 >>> unit = parse_text('effect greet:\\n    say "hello"\\n', "demo.rcl")
 >>> unit.items[0].name, type(unit.items[0].body[0]).__name__
-('greet', 'Do')
+('greet', 'Say')
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import ClassVar
 
 from rulecraft.diagnostics import Span
 
@@ -141,25 +142,290 @@ class Stmt:
 
 
 @dataclass(frozen=True, slots=True)
-class Do(Stmt):
-    """A simple effect: ``verb`` plus the parts it takes.
+class SimpleStmt(Stmt):
+    """A statement on one line (``gain 2 water``, ``move x to y``): each kind is its own
+    node type below, named by its :attr:`verb`.  Their parts have the same names
+    throughout: ``value`` is the main operand, ``target`` what ``to``/``on``/``for``
+    names, ``source`` what ``from`` names, ``name`` a bare word (a flag, event, variable,
+    ``end`` scope)."""
 
-    verbs: gain lose spend suffer heal deal draw discard move shuffle reveal look roll reroll goto
-    set_flag clear_flag set let end emit prevent flip exhaust ready say return win
-    lose_game tie call.  ``value`` is the main operand, ``target`` what ``to``/``on``/``for``
-    names, ``source`` what ``from`` names, ``name`` a bare word (flag, event, variable,
-    ``end`` scope), ``args`` event arguments.
-    """
+    #: The statement's word, as messages and the formatter spell it
+    verb: ClassVar[str] = ""
 
-    verb: str
-    value: Expr | None = None
+
+@dataclass(frozen=True, slots=True)
+class Gain(SimpleStmt):
+    """``gain AMOUNT [to P]``"""
+
+    verb: ClassVar[str] = "gain"
+    value: Expr
     target: Expr | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class Lose(SimpleStmt):
+    """``lose AMOUNT [from P]``"""
+
+    verb: ClassVar[str] = "lose"
+    value: Expr
     source: Expr | None = None
-    name: str | None = None
-    args: tuple[Expr, ...] = ()
+
+
+@dataclass(frozen=True, slots=True)
+class Spend(SimpleStmt):
+    """``spend AMOUNT [from P]``"""
+
+    verb: ClassVar[str] = "spend"
+    value: Expr
+    source: Expr | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class Suffer(SimpleStmt):
+    """``suffer AMOUNT [to X]``"""
+
+    verb: ClassVar[str] = "suffer"
+    value: Expr
+    target: Expr | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class Heal(SimpleStmt):
+    """``heal AMOUNT [from X]``"""
+
+    verb: ClassVar[str] = "heal"
+    value: Expr
+    source: Expr | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class Deal(SimpleStmt):
+    """``deal AMOUNT to X``"""
+
+    verb: ClassVar[str] = "deal"
+    value: Expr
+    target: Expr
+
+
+@dataclass(frozen=True, slots=True)
+class Win(SimpleStmt):
+    """``win [for P]``"""
+
+    verb: ClassVar[str] = "win"
+    target: Expr | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class LoseGame(SimpleStmt):
+    """``lose [for P]``: the game, not a resource"""
+
+    verb: ClassVar[str] = "lose_game"
+    target: Expr | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class Tie(SimpleStmt):
+    """``tie``"""
+
+    verb: ClassVar[str] = "tie"
+
+
+@dataclass(frozen=True, slots=True)
+class Draw(SimpleStmt):
+    """``draw N [from ZONE] [to ZONE]``"""
+
+    verb: ClassVar[str] = "draw"
+    value: Expr
+    source: Expr | None = None
+    target: Expr | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class Discard(SimpleStmt):
+    """``discard CARDS [to ZONE]``"""
+
+    verb: ClassVar[str] = "discard"
+    value: Expr
+    target: Expr | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class Move(SimpleStmt):
+    """``move CARDS to PLACE [at top|bottom] [face down]``"""
+
+    verb: ClassVar[str] = "move"
+    value: Expr
+    target: Expr
     position: str | None = None
-    until: str | None = None
     facedown: bool = False
+
+
+@dataclass(frozen=True, slots=True)
+class Shuffle(SimpleStmt):
+    """``shuffle ZONE``"""
+
+    verb: ClassVar[str] = "shuffle"
+    value: Expr
+
+
+@dataclass(frozen=True, slots=True)
+class Reveal(SimpleStmt):
+    """``reveal CARDS [to P]``"""
+
+    verb: ClassVar[str] = "reveal"
+    value: Expr
+    target: Expr | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class Look(SimpleStmt):
+    """``look at CARDS`` (reveal them to you)"""
+
+    verb: ClassVar[str] = "look"
+    value: Expr
+
+
+@dataclass(frozen=True, slots=True)
+class Roll(SimpleStmt):
+    """``roll POOL [as NAME]``"""
+
+    verb: ClassVar[str] = "roll"
+    value: Expr
+    name: str | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class Reroll(SimpleStmt):
+    """``reroll DICE``"""
+
+    verb: ClassVar[str] = "reroll"
+    value: Expr
+
+
+@dataclass(frozen=True, slots=True)
+class Goto(SimpleStmt):
+    """``go to ENTRY``"""
+
+    verb: ClassVar[str] = "goto"
+    value: Expr
+
+
+@dataclass(frozen=True, slots=True)
+class SetFlag(SimpleStmt):
+    """``set flag NAME [on X] [until END]``"""
+
+    verb: ClassVar[str] = "set_flag"
+    name: str
+    target: Expr | None = None
+    until: str | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class ClearFlag(SimpleStmt):
+    """``clear flag NAME [on X]``"""
+
+    verb: ClassVar[str] = "clear_flag"
+    name: str
+    target: Expr | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class SetValue(SimpleStmt):
+    """``set FIELD to VALUE``"""
+
+    verb: ClassVar[str] = "set"
+    value: Expr
+    target: Expr
+
+
+@dataclass(frozen=True, slots=True)
+class Let(SimpleStmt):
+    """``let NAME = VALUE``"""
+
+    verb: ClassVar[str] = "let"
+    name: str
+    value: Expr
+
+
+@dataclass(frozen=True, slots=True)
+class End(SimpleStmt):
+    """``end turn`` / ``end phase`` / ..."""
+
+    verb: ClassVar[str] = "end"
+    name: str
+
+
+@dataclass(frozen=True, slots=True)
+class Emit(SimpleStmt):
+    """``emit EVENT[(ARGS)]``"""
+
+    verb: ClassVar[str] = "emit"
+    name: str
+    args: tuple[Expr, ...] = ()
+
+
+@dataclass(frozen=True, slots=True)
+class Prevent(SimpleStmt):
+    """``prevent [AMOUNT]``"""
+
+    verb: ClassVar[str] = "prevent"
+    value: Expr | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class Flip(SimpleStmt):
+    """``flip CARD [to SIDE]``"""
+
+    verb: ClassVar[str] = "flip"
+    value: Expr
+    target: Expr | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class Exhaust(SimpleStmt):
+    """``exhaust CARD``"""
+
+    verb: ClassVar[str] = "exhaust"
+    value: Expr
+
+
+@dataclass(frozen=True, slots=True)
+class Ready(SimpleStmt):
+    """``ready CARD``"""
+
+    verb: ClassVar[str] = "ready"
+    value: Expr
+
+
+@dataclass(frozen=True, slots=True)
+class Say(SimpleStmt):
+    """``say TEXT``"""
+
+    verb: ClassVar[str] = "say"
+    value: Expr
+
+
+@dataclass(frozen=True, slots=True)
+class Return(SimpleStmt):
+    """``return`` (from an entry or effect)"""
+
+    verb: ClassVar[str] = "return"
+
+
+@dataclass(frozen=True, slots=True)
+class ExprStmt(SimpleStmt):
+    """An expression on its own line: an effect run (``deal_hand()``, ``card.on_play``)."""
+
+    verb: ClassVar[str] = "call"
+    value: Expr
+
+
+#: Every kind of simple statement, in the grammar's order.
+SIMPLE_STATEMENTS: tuple[type[SimpleStmt], ...] = (
+    *(Gain, Lose, LoseGame, Win, Tie, Spend, Suffer, Heal, Deal, Draw, Discard, Move),
+    *(Shuffle, Reveal, Look, Roll, Goto, SetFlag, ClearFlag, SetValue, Let, End, Emit),
+    *(Prevent, Flip, Exhaust, Ready, Say, Return, Reroll, ExprStmt),
+)
 
 
 @dataclass(frozen=True, slots=True)
@@ -250,7 +516,7 @@ class Attribute(Member):
         """The attribute's value when it is a single expression, else ``None``."""
         if len(self.body) == 1:
             stmt = self.body[0]
-            if isinstance(stmt, Do) and stmt.verb == "call" and stmt.value is not None:
+            if isinstance(stmt, ExprStmt):
                 return stmt.value
         return None
 

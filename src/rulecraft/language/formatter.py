@@ -176,53 +176,58 @@ _STATEMENT_WORDS = frozenset(
 _FIRST_WORD = re.compile(r"[^\W\d]\w*")
 
 
-def _simple_stmt(stmt: ast.Do) -> str:
-    """One simple statement (a :class:`ast.Do`) on one line."""
+def _simple_stmt(stmt: ast.SimpleStmt) -> str:
+    """One simple statement on one line."""
     verb = stmt.verb
+    # the parts a statement of this type has (see ast.SimpleStmt): absent ones are None
+    main: ast.Expr | None = getattr(stmt, "value", None)
+    target: ast.Expr | None = getattr(stmt, "target", None)
+    source: ast.Expr | None = getattr(stmt, "source", None)
+    name: str | None = getattr(stmt, "name", None)
 
     def opt(keyword: str, expr: ast.Expr | None) -> str:
         return f" {keyword} {format_expr(expr)}" if expr is not None else ""
 
-    value = format_expr(stmt.value) if stmt.value is not None else ""
-    if verb == "call":
+    value = format_expr(main) if main is not None else ""
+    if isinstance(stmt, ast.ExprStmt):
         match = _FIRST_WORD.match(value)
         if match and match.group() in _STATEMENT_WORDS:
             return f"({value})"
         return value
     if verb in ("gain", "suffer", "discard", "flip", "deal"):
-        return f"{verb} {value}{opt('to', stmt.target)}"
+        return f"{verb} {value}{opt('to', target)}"
     if verb in ("lose", "spend", "heal"):
-        return f"{verb} {value}{opt('from', stmt.source)}"
+        return f"{verb} {value}{opt('from', source)}"
     if verb in ("win", "lose_game"):
-        return f"{verb.removesuffix('_game')}{opt('for', stmt.target)}"
-    if verb == "draw":
-        return f"draw {value}{opt('from', stmt.source)}{opt('to', stmt.target)}"
-    if verb == "move":
+        return f"{verb.removesuffix('_game')}{opt('for', target)}"
+    if isinstance(stmt, ast.Draw):
+        return f"draw {value}{opt('from', source)}{opt('to', target)}"
+    if isinstance(stmt, ast.Move):
         position = f" at {stmt.position}" if stmt.position else ""
         face = " face down" if stmt.facedown else ""
-        return f"move {value}{opt('to', stmt.target)}{position}{face}"
+        return f"move {value}{opt('to', target)}{position}{face}"
     if verb == "reveal":
-        return f"reveal {value}{opt('to', stmt.target)}"
+        return f"reveal {value}{opt('to', target)}"
     if verb == "look":
         return f"look at {value}"
     if verb in ("shuffle", "exhaust", "ready", "say", "reroll"):
         return f"{verb} {value}"
     if verb == "roll":
-        return f"roll {value}" + (f" as {stmt.name}" if stmt.name else "")
+        return f"roll {value}" + (f" as {name}" if name else "")
     if verb == "goto":
         return f"go to {value}"
-    if verb in ("set_flag", "clear_flag"):
-        until = f" until {stmt.until}" if stmt.until else ""
-        return f"{verb.removesuffix('_flag')} flag {stmt.name}{opt('on', stmt.target)}{until}"
+    if isinstance(stmt, ast.SetFlag | ast.ClearFlag):
+        until = f" until {stmt.until}" if isinstance(stmt, ast.SetFlag) and stmt.until else ""
+        return f"{verb.removesuffix('_flag')} flag {name}{opt('on', target)}{until}"
     if verb == "set":
-        return f"set {value}{opt('to', stmt.target)}"
+        return f"set {value}{opt('to', target)}"
     if verb == "let":
-        return f"let {stmt.name} = {value}"
+        return f"let {name} = {value}"
     if verb == "end":
-        return f"end {stmt.name}"
-    if verb == "emit":
+        return f"end {name}"
+    if isinstance(stmt, ast.Emit):
         args = f"({_exprs(stmt.args)})" if stmt.args else ""
-        return f"emit {stmt.name}{args}"
+        return f"emit {name}{args}"
     if verb == "prevent":
         return f"prevent {value}" if value else "prevent"
     if verb in ("return", "tie"):
@@ -356,8 +361,9 @@ class _Printer:
 
         An attribute's one-statement ``value`` stays on its line however long it is.
         """
-        if body and all(isinstance(s, ast.Do) for s in body) and self.src.body_is_inline(body[0]):
-            texts = [_simple_stmt(s) for s in body if isinstance(s, ast.Do)]
+        simple = all(isinstance(s, ast.SimpleStmt) for s in body)
+        if body and simple and self.src.body_is_inline(body[0]):
+            texts = [_simple_stmt(s) for s in body if isinstance(s, ast.SimpleStmt)]
             line = f"{header}: {'; '.join(texts)}"
             fits = len(_INDENT) * indent + len(line) <= LINE_WIDTH
             # One statement too long for a line of its own gains nothing from moving down.
@@ -381,7 +387,7 @@ class _Printer:
     # -- statements
     def stmt(self, indent: int, stmt: ast.Stmt) -> None:
         line = stmt.span.line
-        if isinstance(stmt, ast.Do):
+        if isinstance(stmt, ast.SimpleStmt):
             self.emit(indent, _simple_stmt(stmt), line)
         elif isinstance(stmt, ast.If):
             own_indent = self.src.line(line).indent

@@ -332,18 +332,9 @@ class _Builder(Transformer[Token, Any]):
                 return x.children[0]
         return None
 
-    def _do(self, verb: str, c: list[Any], **kw: Any) -> ast.Do:
-        value = c[0] if c and isinstance(c[0], ast.Expr) else None
-        return ast.Do(
-            self._span(c),
-            verb,
-            value=kw.get("value", value),
-            target=self._clause(c, "to") or self._clause(c, "on") or self._clause(c, "for_player"),
-            source=self._clause(c, "from_"),
-            name=kw.get("name"),
-            args=kw.get("args", ()),
-            position=self._clause(c, "position"),
-        )
+    def _value(self, c: list[Any]) -> Any:
+        """A simple statement's main operand: its first part, when that is an expression."""
+        return c[0] if c and isinstance(c[0], ast.Expr) else None
 
     def position(self, c: list[Any]) -> Tree[Any]:
         return Tree("position", [str(c[0])])
@@ -351,109 +342,109 @@ class _Builder(Transformer[Token, Any]):
     def as_(self, c: list[Any]) -> Tree[Any]:
         return Tree("as_", [str(c[0])])
 
-    def gain(self, c: list[Any]) -> ast.Do:
-        return self._do("gain", c)
+    def gain(self, c: list[Any]) -> ast.Gain:
+        return ast.Gain(self._span(c), self._value(c), self._clause(c, "to"))
 
-    def lose(self, c: list[Any]) -> ast.Do:
-        return self._do("lose", c)
+    def lose(self, c: list[Any]) -> ast.Lose:
+        return ast.Lose(self._span(c), self._value(c), self._clause(c, "from_"))
 
-    def lose_game(self, c: list[Any]) -> ast.Do:
-        return self._do("lose_game", c, value=None)
+    def lose_game(self, c: list[Any]) -> ast.LoseGame:
+        return ast.LoseGame(self._span(c), self._clause(c, "for_player"))
 
-    def win(self, c: list[Any]) -> ast.Do:
-        return self._do("win", c, value=None)
+    def win(self, c: list[Any]) -> ast.Win:
+        return ast.Win(self._span(c), self._clause(c, "for_player"))
 
-    def tie(self, c: list[Any]) -> ast.Do:
-        return self._do("tie", c)
+    def tie(self, c: list[Any]) -> ast.Tie:
+        return ast.Tie(self._span(c))
 
-    def spend(self, c: list[Any]) -> ast.Do:
-        return self._do("spend", c)
+    def spend(self, c: list[Any]) -> ast.Spend:
+        return ast.Spend(self._span(c), self._value(c), self._clause(c, "from_"))
 
-    def suffer(self, c: list[Any]) -> ast.Do:
-        return self._do("suffer", c)
+    def suffer(self, c: list[Any]) -> ast.Suffer:
+        return ast.Suffer(self._span(c), self._value(c), self._clause(c, "to"))
 
-    def heal(self, c: list[Any]) -> ast.Do:
-        return self._do("heal", c)
+    def heal(self, c: list[Any]) -> ast.Heal:
+        return ast.Heal(self._span(c), self._value(c), self._clause(c, "from_"))
 
-    def deal(self, c: list[Any]) -> ast.Do:
-        return self._do("deal", c)
+    def deal(self, c: list[Any]) -> ast.Deal:
+        return ast.Deal(self._span(c), self._value(c), self._clause(c, "to"))
 
-    def draw(self, c: list[Any]) -> ast.Do:
-        return self._do("draw", c)
+    def draw(self, c: list[Any]) -> ast.Draw:
+        source, target = self._clause(c, "from_"), self._clause(c, "to")
+        return ast.Draw(self._span(c), self._value(c), source, target)
 
-    def discard(self, c: list[Any]) -> ast.Do:
-        return self._do("discard", c)
+    def discard(self, c: list[Any]) -> ast.Discard:
+        return ast.Discard(self._span(c), self._value(c), self._clause(c, "to"))
 
-    def move(self, c: list[Any]) -> ast.Do:
-        do = self._do("move", c)
-        if any(isinstance(x, Token) and x.type == "FACEDOWN" for x in c):
-            return ast.Do(do.span, "move", do.value, do.target, position=do.position, facedown=True)
-        return do
+    def move(self, c: list[Any]) -> ast.Move:
+        facedown = any(isinstance(x, Token) and x.type == "FACEDOWN" for x in c)
+        position = self._clause(c, "position")
+        target = self._clause(c, "to")
+        return ast.Move(self._span(c), self._value(c), target, position, facedown)
 
-    def shuffle(self, c: list[Any]) -> ast.Do:
-        return self._do("shuffle", c)
+    def shuffle(self, c: list[Any]) -> ast.Shuffle:
+        return ast.Shuffle(self._span(c), self._value(c))
 
-    def reveal(self, c: list[Any]) -> ast.Do:
-        return self._do("reveal", c)
+    def reveal(self, c: list[Any]) -> ast.Reveal:
+        return ast.Reveal(self._span(c), self._value(c), self._clause(c, "to"))
 
-    def look(self, c: list[Any]) -> ast.Do:
-        return self._do("look", c)
+    def look(self, c: list[Any]) -> ast.Look:
+        return ast.Look(self._span(c), self._value(c))
 
-    def roll(self, c: list[Any]) -> ast.Do:
-        return self._do("roll", c, name=self._clause(c, "as_"))
+    def roll(self, c: list[Any]) -> ast.Roll:
+        return ast.Roll(self._span(c), self._value(c), self._clause(c, "as_"))
 
-    def reroll(self, c: list[Any]) -> ast.Do:
-        return self._do("reroll", c)
+    def reroll(self, c: list[Any]) -> ast.Reroll:
+        return ast.Reroll(self._span(c), self._value(c))
 
-    def goto(self, c: list[Any]) -> ast.Do:
-        return self._do("goto", c)
+    def goto(self, c: list[Any]) -> ast.Goto:
+        return ast.Goto(self._span(c), self._value(c))
 
-    def set_flag(self, c: list[Any]) -> ast.Do:
-        do = self._do("set_flag", c[1:], name=str(c[0]), value=None)
+    def set_flag(self, c: list[Any]) -> ast.SetFlag:
         until = self._clause(c, "until")
-        if until is None:
-            return do
-        return ast.Do(do.span, do.verb, target=do.target, name=do.name, until=str(until))
+        target = self._clause(c[1:], "on")
+        span = self._span(c[1:])  # as the other parts' spans are found: after the name
+        return ast.SetFlag(span, str(c[0]), target, None if until is None else str(until))
 
     def until(self, c: list[Any]) -> Tree[Any]:
         return Tree("until", [str(c[0])])
 
-    def clear_flag(self, c: list[Any]) -> ast.Do:
-        return self._do("clear_flag", c[1:], name=str(c[0]), value=None)
+    def clear_flag(self, c: list[Any]) -> ast.ClearFlag:
+        return ast.ClearFlag(self._span(c[1:]), str(c[0]), self._clause(c[1:], "on"))
 
-    def set_value(self, c: list[Any]) -> ast.Do:
-        return self._do("set", c)
+    def set_value(self, c: list[Any]) -> ast.SetValue:
+        return ast.SetValue(self._span(c), self._value(c), self._clause(c, "to"))
 
-    def let(self, c: list[Any]) -> ast.Do:
-        return ast.Do(self._span(c), "let", value=c[1], name=str(c[0]))
+    def let(self, c: list[Any]) -> ast.Let:
+        return ast.Let(self._span(c), str(c[0]), c[1])
 
-    def end(self, c: list[Any]) -> ast.Do:
-        return ast.Do(self._span(c), "end", name=str(c[0]))
+    def end(self, c: list[Any]) -> ast.End:
+        return ast.End(self._span(c), str(c[0]))
 
-    def emit(self, c: list[Any]) -> ast.Do:
+    def emit(self, c: list[Any]) -> ast.Emit:
         args = c[1] if len(c) > 1 else ()
-        return ast.Do(self._span(c), "emit", name=str(c[0]), args=args)
+        return ast.Emit(self._span(c), str(c[0]), args)
 
-    def prevent(self, c: list[Any]) -> ast.Do:
-        return self._do("prevent", c)
+    def prevent(self, c: list[Any]) -> ast.Prevent:
+        return ast.Prevent(self._span(c), self._value(c))
 
-    def flip(self, c: list[Any]) -> ast.Do:
-        return self._do("flip", c)
+    def flip(self, c: list[Any]) -> ast.Flip:
+        return ast.Flip(self._span(c), self._value(c), self._clause(c, "to"))
 
-    def exhaust(self, c: list[Any]) -> ast.Do:
-        return self._do("exhaust", c)
+    def exhaust(self, c: list[Any]) -> ast.Exhaust:
+        return ast.Exhaust(self._span(c), self._value(c))
 
-    def ready(self, c: list[Any]) -> ast.Do:
-        return self._do("ready", c)
+    def ready(self, c: list[Any]) -> ast.Ready:
+        return ast.Ready(self._span(c), self._value(c))
 
-    def say(self, c: list[Any]) -> ast.Do:
-        return self._do("say", c)
+    def say(self, c: list[Any]) -> ast.Say:
+        return ast.Say(self._span(c), self._value(c))
 
-    def return_(self, c: list[Any]) -> ast.Do:
-        return ast.Do(self._span(c), "return")
+    def return_(self, c: list[Any]) -> ast.Return:
+        return ast.Return(self._span(c))
 
-    def expr_stmt(self, c: list[Any]) -> ast.Do:
-        return ast.Do(self._span(c), "call", value=c[0])
+    def expr_stmt(self, c: list[Any]) -> ast.ExprStmt:
+        return ast.ExprStmt(self._span(c), c[0])
 
     def if_stmt(self, c: list[Any]) -> ast.If:
         branches = [(c[0], c[1])]

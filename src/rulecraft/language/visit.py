@@ -9,14 +9,14 @@ walked everywhere at once.
 >>> from rulecraft.language.parser import parse_text
 >>> tree = parse_text("effect twice:\\n    repeat 2:\\n        gain 1 gold\\n")
 >>> [type(n).__name__ for n in walk(tree.items[0]) if isinstance(n, ast.Stmt)]
-['Repeat', 'Do']
->>> class Verbs(Visitor):
+['Repeat', 'Gain']
+>>> class Gains(Visitor):
 ...     def __init__(self) -> None:
 ...         self.seen: list[str] = []
-...     def visit_Do(self, node: ast.Do) -> None:
+...     def visit_Gain(self, node: ast.Gain) -> None:
 ...         self.seen.append(node.verb)
 ...         self.generic_visit(node)
->>> v = Verbs(); v.visit(tree); v.seen
+>>> v = Gains(); v.visit(tree); v.seen
 ['gain']
 """
 

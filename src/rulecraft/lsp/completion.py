@@ -76,7 +76,7 @@ def local_names(item: ast.Item) -> set[str]:
             names.add(node.var)
         elif isinstance(node, ast.ActionDef) and node.for_var:
             names.add(node.for_var)
-        elif isinstance(node, ast.Do) and node.verb in ("let", "roll") and node.name:
+        elif isinstance(node, ast.Let | ast.Roll) and node.name:
             names.add(node.name)
     return names
 
