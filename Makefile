@@ -4,7 +4,7 @@ VENV   := .venv
 BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.installed
 
-.PHONY: play test lint typecheck validate pytest docs bench fuzz mutation clean
+.PHONY: play test lint typecheck validate pytest docs bench fuzz mutation compiled compiled-check clean
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -44,6 +44,24 @@ fuzz: $(STAMP)
 bench: $(STAMP)
 	$(BIN)/python -m pip install --quiet -e '.[bench]'
 	$(BIN)/python bench/run.py
+
+# Optional: the runtime's hottest modules compiled to C extensions with mypyc (it comes with
+# mypy, in the dev extra), in build/compiled/src, a copy of src/ beside the pure-Python one,
+# which stays the default and the fallback. Run anything on it with
+# PYTHONPATH=build/compiled/src (docs/architecture.md, "Speed"). `make compiled-check`
+# builds it and checks it plays the same games (the record hashes) with those modules compiled.
+COMPILED      := build/compiled
+MYPYC_MODULES := engine instructions builtins ids values state
+compiled: $(STAMP)
+	rm -rf $(COMPILED) && mkdir -p $(COMPILED)
+	cp -r src $(COMPILED)/src && ln -s ../../rulesets $(COMPILED)/rulesets
+	cd $(COMPILED)/src && $(CURDIR)/$(BIN)/mypyc $(foreach m,$(MYPYC_MODULES),rulecraft/runtime/$(m).py) > ../mypyc.log
+
+compiled-check: compiled
+	PYTHONPATH=$(COMPILED)/src $(BIN)/python -c "import rulecraft.runtime.engine as e; \
+		assert e.__file__.endswith('.so'), 'not compiled: ' + e.__file__"
+	PYTHONPATH=$(COMPILED)/src $(BIN)/python -m pytest tests/engine/test_record_hashes.py \
+		-p no:randomly -p no:cacheprovider -n 2 -q
 
 # Slow: mutation testing of the dice, view, semantic and engine modules (a sample of 20
 # mutants each; `make mutation ARGS="view --sample 0"` tries every mutant of one module).

@@ -77,11 +77,18 @@ def listing(routine: Any, lines: _SourceLines) -> str:
     head = routine.spans[0] if routine.spans else None
     out = [f"{routine.name}  ({len(routine.code)} instructions)  {_short(head) if head else ''}"]
     for index, (instr, span) in enumerate(zip(routine.code, routine.spans, strict=True)):
-        name = getattr(instr, "__qualname__", type(instr).__name__).split(".")[0].lstrip("_")
+        name = _instruction_name(instr)
         out.append(f"  {index:>3}  {name:<18}{_short(span):<20}{lines.text(span)}")
         for source in generated_sources(instr):
             out.extend(f"{'':<25}| {line}" for line in source.rstrip().splitlines())
     return "\n".join(out)
+
+
+def _instruction_name(instr: Any) -> str:
+    """An instruction's name: its factory's (``_move`` makes ``move``).  An instruction
+    compiled by mypyc (``make compiled``) is an object of class ``move__move_obj``."""
+    qualname = getattr(instr, "__qualname__", None) or type(instr).__name__
+    return str(qualname).split(".")[0].split("__")[0].lstrip("_")
 
 
 def generated_sources(instr: Any) -> list[str]:

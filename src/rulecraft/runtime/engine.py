@@ -347,11 +347,10 @@ def modified(ctx: Ctx, cid: str, name: str, base: Any) -> Any:
         for src in _sources(ctx, mod.owner, mod.side):
             saved = ctx.loc
             ctx.loc = {"this": src, "you": _owner_player(ctx, src) if src else saved.get("you")}
-            try:
-                if mod.condition is not None and not mod.condition(ctx):
-                    continue
-                targets = as_list(ctx, mod.targets(ctx))
-                if cid in targets:
+            try:  # (no 'continue' inside: mypyc does not compile it in try/finally)
+                if (mod.condition is None or mod.condition(ctx)) and cid in as_list(
+                    ctx, mod.targets(ctx)
+                ):
                     total += int(mod.amount(ctx))
                     if mod.minimum is not None:
                         total = max(total, int(mod.minimum(ctx)))
@@ -417,10 +416,10 @@ def has_flag(ctx: Ctx, subject: Any, flag: str) -> bool:
                         "this": src,
                         "you": _owner_player(ctx, src) if src else saved.get("you"),
                     }
-                    try:
-                        if g.condition is not None and not g.condition(ctx):
-                            continue
-                        if subject in as_list(ctx, g.targets(ctx)):
+                    try:  # (no 'continue' inside: see modified)
+                        if (g.condition is None or g.condition(ctx)) and subject in as_list(
+                            ctx, g.targets(ctx)
+                        ):
                             return True
                     finally:
                         ctx.loc = saved
@@ -607,7 +606,7 @@ def emit(ctx: Ctx, event: str, args: list[Any], timing: str = "when") -> None:
         return
     found = handlers(ctx, event, timing, args)
     stack = ctx.st["stack"]
-    for spec, local in reversed(found):
+    for spec, local in found[::-1]:  # (mypyc cannot compile reversed() here)
         if spec.optional:
             local["_optional"] = text_of(ctx, spec.label)
         stack.append([spec.routine, 0, local])
@@ -783,11 +782,15 @@ def _span_of(routine: Routine, pc: int) -> Span:
 
 
 def _run_loop(ctx: Ctx) -> None:
+    # "pending" and "result" are read with .get(): an instruction changes them, but a type
+    # checker narrows st["pending"] by the loop's own test (a call's result it does not),
+    # and mypyc (``make compiled``) would compile the later tests as constants, running
+    # the rules on past a decision.
     st = ctx.st
     stack = st["stack"]
     routines = ctx.prog.routines
     steps = 0
-    while st["pending"] is None and st["result"] is None:
+    while st.get("pending") is None and st.get("result") is None:
         if not stack:
             finish(ctx, [], True, "The rules ran out.")
             return
@@ -805,8 +808,8 @@ def _run_loop(ctx: Ctx) -> None:
             frame[1] = pc + 1
             code[pc](ctx)
             steps += 1
-            if stack and stack[-1] is frame and st["pending"] is None:
-                if st["result"] is not None:
+            if stack and stack[-1] is frame and st.get("pending") is None:
+                if st.get("result") is not None:
                     return
                 if steps > MAX_STEPS_PER_DECISION:
                     break

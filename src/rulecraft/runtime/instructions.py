@@ -15,7 +15,7 @@ from rulecraft.runtime import engine as E
 from rulecraft.runtime import ids, plan
 from rulecraft.runtime.engine import Ctx, RuleError
 from rulecraft.runtime.ids import COPY, DEFINITION, PLAYER, SPACE, ZONE
-from rulecraft.runtime.program import ActionSpec, ExprFn, Instr
+from rulecraft.runtime.program import ActionSpec, ExprFn, Instr, Label
 from rulecraft.runtime.state import State
 
 
@@ -24,7 +24,7 @@ def _stay(ctx: Ctx) -> None:
     ctx.frame[1] -= 1
 
 
-def _label(ctx: Ctx, text: dict[str, str]) -> str:
+def _label(ctx: Ctx, text: Label) -> str:
     return E.text_of(ctx, text)
 
 
@@ -159,7 +159,7 @@ def _goto(target: ExprFn) -> Instr:
     return goto
 
 
-def _enter_entry(number: int, title: dict[str, str], text: dict[str, str]) -> Instr:
+def _enter_entry(number: int, title: Label, text: Label) -> Instr:
     def enter(ctx: Ctx) -> None:
         ctx.loc["_entry"] = number
         visited = ctx.st["mem"].setdefault("visited", [])
@@ -821,7 +821,7 @@ def _choose(
     up_to: bool,
     who: ExprFn | None,
     policy: str | None,
-    prompt: dict[str, str],
+    prompt: Label,
     var: str,
     sel: str,
     skip: list[int],
@@ -897,11 +897,11 @@ def _dedupe_ids(options: list[list[Any]]) -> None:
 
 
 def _options(
-    labels: list[dict[str, str]],
+    labels: list[Label],
     conds: list[ExprFn | None],
     who: ExprFn | None,
     policy: str | None,
-    prompt: dict[str, str],
+    prompt: Label,
     starts: list[int],
     end: list[int],
 ) -> Instr:
@@ -1036,7 +1036,7 @@ def _draw(count: ExprFn, src: ExprFn, dst: ExprFn, reshuffle: ExprFn | None) -> 
                 if ctx.log is not None:
                     ctx.say(f"{who} draws {E.text_of(ctx, cid)}")
             happened.append(("drew", [E.player(seat) if seat is not None else None, cid]))
-        for name, args in reversed(happened):
+        for name, args in happened[::-1]:  # (mypyc cannot compile reversed() here)
             E.emit(ctx, name, args)
 
     return draw
@@ -1063,7 +1063,7 @@ def _move(
                 E.say_about(ctx, cid, "{card} -> " + E.text_of(ctx, dest).replace("{", "("))
             happened.append([cid, src, dest] if event == "moved" else [cid])
         # Triggers run in the order the cards moved (frames pushed last run first).
-        for args in reversed(happened):
+        for args in happened[::-1]:
             E.emit(ctx, event, args)
 
     return move

@@ -34,6 +34,9 @@ if TYPE_CHECKING:
 Value = Any
 ExprFn = Callable[["Ctx"], Value]
 Instr = Callable[["Ctx"], None]
+#: A text to show: its translations by language, or a function that builds it (a label
+#: that interpolates ``{...}``)
+Label = dict[str, str] | ExprFn
 
 
 @dataclass(frozen=True, slots=True)

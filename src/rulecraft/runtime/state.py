@@ -79,7 +79,7 @@ class _StateFields(TypedDict):
     turn: int
     round: int
     phase: int  #: the phase's index, -1 between phases
-    res: list[dict[str, int]]  #: per-seat resources and fields
+    res: list[dict[str, Any]]  #: per-seat resources (ints) and fields (any JSON value)
     pflags: list[list[str]]  #: per-seat flags
     gvars: dict[str, Any]  #: shared resources and fields
     gflags: list[str]  #: shared flags
