@@ -69,4 +69,4 @@ mutation: $(STAMP)
 	$(BIN)/python bench/mutation.py $(ARGS)
 
 clean:
-	rm -rf $(VENV) .mypy_cache .ruff_cache .pytest_cache site
+	rm -rf $(VENV) .mypy_cache .ruff_cache .pytest_cache site build
