@@ -7,13 +7,22 @@
 ('tictactoe', True)
 >>> rules.new_game(seed=1).evaluate_expr("count(spaces)")
 9
+
+A ruleset is compiled once per process while its files stay the same: loading it again
+reuses the compiled program (keyed by its folder and a hash of every file in it).
+
+>>> rulecraft.load("tictactoe").program is rules.program
+True
 """
 
 from __future__ import annotations
 
+import hashlib
 import os
+from collections import OrderedDict
 from pathlib import Path
 
+from rulecraft.diagnostics import Diagnostic
 from rulecraft.errors import RulesetError
 from rulecraft.runtime.game import Ruleset
 from rulecraft.runtime.program import ExprFn, Program
@@ -85,7 +94,38 @@ def load(name_or_path: str | os.PathLike[str]) -> Ruleset:
                 f"no ruleset {str(name_or_path)!r}: not a folder with a ruleset.yaml, "
                 f"nor a bundled ruleset (bundled: {known})"
             )
-    checked = check_ruleset(path)
-    if checked.program is None:
-        raise RulesetError(str(name_or_path), checked.diagnostics)
-    return Ruleset(checked.program, checked.diagnostics, compile_expression)
+    key = (str(path.resolve()), content_hash(path))
+    compiled = _COMPILED.get(key)
+    if compiled is None:
+        checked = check_ruleset(path)
+        if checked.program is None:
+            raise RulesetError(str(name_or_path), checked.diagnostics)
+        compiled = _COMPILED[key] = (checked.program, list(checked.diagnostics))
+        while len(_COMPILED) > COMPILED_KEPT:
+            _COMPILED.popitem(last=False)
+    else:
+        _COMPILED.move_to_end(key)
+    program, diagnostics = compiled
+    return Ruleset(program, list(diagnostics), compile_expression)
+
+
+#: How many compiled rulesets a process keeps for :func:`load` (the least recently loaded
+#: goes first).
+COMPILED_KEPT = 16
+#: Compiled programs by (folder, :func:`content_hash`): issue 11, "compiled once per
+#: ruleset and cached (keyed by the ruleset's content hash)".  A program is not changed by
+#: the games that run it, so two ``Ruleset`` objects may share one.
+_COMPILED: OrderedDict[tuple[str, str], tuple[Program, list[Diagnostic]]] = OrderedDict()
+
+
+def content_hash(root: Path) -> str:
+    """The sha256 of every file in the ruleset folder ``root`` (names and contents): a
+    ruleset reads nothing outside its folder (an include may not leave it), so an edit to
+    any file it reads gives a new hash."""
+    digest = hashlib.sha256()
+    for path in sorted(p for p in root.rglob("*") if p.is_file()):
+        if "__pycache__" in path.parts:
+            continue
+        digest.update(path.relative_to(root).as_posix().encode("utf-8") + b"\0")
+        digest.update(path.read_bytes() + b"\0")
+    return digest.hexdigest()
