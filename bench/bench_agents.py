@@ -30,10 +30,7 @@ plays ``SPEC`` against ``random`` (the bot's seat alternating) and ``random`` ag
 from __future__ import annotations
 
 import argparse
-import datetime
 import json
-import os
-import platform
 import sys
 import time
 from pathlib import Path
@@ -41,9 +38,11 @@ from typing import Any
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))  # the fake games live with the tests
+sys.path.insert(0, str(ROOT / "bench"))  # benchkit, also when loaded by path
 
 from tests.agents.fakegames import HiddenDuel, Nim, TicTacToe, TicTacToeFactory  # noqa: E402
 
+from benchkit import machine  # noqa: E402
 from rulecraft.bots.agents import (  # noqa: E402
     MCTSAgent,
     RandomAgent,
@@ -237,16 +236,6 @@ def real_mcts_speed(rulesets: tuple[str, ...] = ("radlands", "sparks")) -> dict[
                 copies["determinize"] += time.perf_counter() - start
         out[name]["copy_us"] = {k: v / (200 * len(positions)) * 1e6 for k, v in copies.items()}
     return out
-
-
-def machine() -> dict[str, Any]:
-    return {
-        "cpu_count": os.cpu_count(),
-        "python": platform.python_version(),
-        "platform": platform.platform(),
-        "date": datetime.date.today().isoformat(),
-        "load_average_1m": round(os.getloadavg()[0], 2),
-    }
 
 
 def previous_baseline() -> dict[str, Any]:

@@ -26,10 +26,7 @@ scipy); without it the script says so and writes nothing.
 from __future__ import annotations
 
 import argparse
-import datetime
 import json
-import os
-import platform
 import random
 import sys
 import time
@@ -40,8 +37,10 @@ from typing import Any
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "src"))
+sys.path.insert(0, str(ROOT / "bench"))  # benchkit, also when loaded by path
 
 import rulecraft  # noqa: E402
+from benchkit import machine  # noqa: E402
 
 BASELINE = ROOT / "bench" / "baseline" / "c4_distribution.json"
 OUTCOMES = ("first", "second", "draw")
@@ -169,17 +168,6 @@ def compare(a: dict[str, Any], b: dict[str, Any]) -> dict[str, Any]:
             "table": length_rows,
             **chi_square(length_rows),
         },
-    }
-
-
-def machine() -> dict[str, Any]:
-    """Where and when the numbers were taken."""
-    return {
-        "cpu_count": os.cpu_count(),
-        "python": platform.python_version(),
-        "platform": platform.platform(),
-        "date": datetime.datetime.now(datetime.UTC).isoformat(timespec="seconds"),
-        "load_average_1m": round(os.getloadavg()[0], 2),
     }
 
 

@@ -25,11 +25,8 @@ the other side's entry of the previous file).
 from __future__ import annotations
 
 import argparse
-import datetime
 import json
 import multiprocessing
-import os
-import platform
 import statistics
 import sys
 import time
@@ -40,8 +37,10 @@ from typing import Any
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))  # the scripted knight lives with the tests
 sys.path.insert(0, str(ROOT / "src"))
+sys.path.insert(0, str(ROOT / "bench"))  # benchkit, also when loaded by path
 
 import rulecraft  # noqa: E402
+from benchkit import machine  # noqa: E402
 from rulecraft.bots.agents import make_agent, play_game  # noqa: E402
 from rulecraft.tools.simulate import wilson_interval  # noqa: E402
 
@@ -155,17 +154,6 @@ def script_on(script: dict[str, Any], bot: dict[str, Any]) -> dict[str, Any]:
     seeds = {int(r["seed"]) for r in bot["games_played"]}
     played = [r for r in script["games_played"] if int(r["seed"]) in seeds]
     return {"games": len(played), "wins": sum(r["won"] for r in played)}
-
-
-def machine() -> dict[str, Any]:
-    """Where and when the numbers were taken."""
-    return {
-        "cpu_count": os.cpu_count(),
-        "python": platform.python_version(),
-        "platform": platform.platform(),
-        "date": datetime.datetime.now(datetime.UTC).isoformat(timespec="seconds"),
-        "load_average_1m": round(os.getloadavg()[0], 2),
-    }
 
 
 def line(side: dict[str, Any]) -> str:
