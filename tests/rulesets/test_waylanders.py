@@ -796,11 +796,10 @@ def test_tempest_goal_and_no_torc_for_conquering(rules: rulecraft.Ruleset) -> No
     assert value(game, "you.torcs") == 0
 
 
-def test_tempest_strikes_an_adjacent_tile(rules: rulecraft.Ruleset) -> None:
-    """ "If any of your adventurers are on this tile at the beginning of a turn, you must
-    roll an auxiliary die to invoke the tempest. If you succeed, the storm will strike ...
-    an adjacent tile of your choosing ... For every enemy adventurer that is knocked to the
-    ground, you receive 1 victory point." The storm tile is 4,3."""
+def tempest_over_a_wounded_rival(rules: rulecraft.Ruleset) -> rulecraft.Game:
+    """Clash of the Tempest: seat 1's adventurer on the storm tile (4,3) at the start of its
+    turn, seat 2's wounded one next to it (4,2), the auxiliary die showing the bonus: the
+    tempest is invoked and seat 1 is asked which tile it strikes."""
     game = position(
         rules,
         {"4,3": {"brigg#1": 0}, "4,2": {"dherghen#1": 1}},
@@ -810,6 +809,15 @@ def test_tempest_strikes_an_adjacent_tile(rules: rulecraft.Ruleset) -> None:
     )
     game.arrange(active=0, phase="initial")
     assert game.decision is not None and game.decision.prompt == "The tempest strikes which tile?"
+    return game
+
+
+def test_tempest_strikes_an_adjacent_tile(rules: rulecraft.Ruleset) -> None:
+    """ "If any of your adventurers are on this tile at the beginning of a turn, you must
+    roll an auxiliary die to invoke the tempest. If you succeed, the storm will strike ...
+    an adjacent tile of your choosing ... For every enemy adventurer that is knocked to the
+    ground, you receive 1 victory point." The storm tile is 4,3."""
+    game = tempest_over_a_wounded_rival(rules)
     game.choose(next(o.id for o in game.decision.options if o.label == "4,2"))
     assert value(game, "you.torcs") == 1
     assert value(game, "first(units(you.next)) has fallen") is True
@@ -1422,15 +1430,7 @@ def test_a_knock_down_by_the_storm_is_worth_a_torc_and_a_rival_to_the_bots(
     enemy adventurer that is knocked to the ground, you receive 1 victory point") by the
     storm moves seat 1's evaluation by 4.8 (a torc and a rival less) and seat 2's by -5.6 (a
     torc to the rival, its standing adventurer, and its place next to the storm tile, 0.4)."""
-    game = position(
-        rules,
-        {"4,3": {"brigg#1": 0}, "4,2": {"dherghen#1": 1}},
-        cards={"dherghen#1": {"owner": 1, "side": "wounded", "flags": []}},
-        dice={"auxiliary": ["bonus"]},
-        mode="Clash of the Tempest",
-    )
-    game.arrange(active=0, phase="initial")
-    assert game.decision is not None and game.decision.prompt == "The tempest strikes which tile?"
+    game = tempest_over_a_wounded_rival(rules)
     before = [game.evaluate(seat) / game.evaluation_scale for seat in (0, 1)]
     game.choose(next(o.id for o in game.decision.options if o.label == "4,2"))
     after = [game.evaluate(seat) / game.evaluation_scale for seat in (0, 1)]
