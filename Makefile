@@ -24,8 +24,8 @@ typecheck: $(STAMP)
 	$(BIN)/python -m mypy
 
 lint: $(STAMP)
-	$(BIN)/python -m ruff check src tests bench
-	$(BIN)/python -m ruff format --check src tests bench
+	$(BIN)/python -m ruff check src tests bench hatch_build.py
+	$(BIN)/python -m ruff format --check src tests bench hatch_build.py
 
 validate: $(STAMP)
 	$(BIN)/rulecraft validate --strict rulesets

@@ -157,9 +157,14 @@ def test_docs_names_pages_and_refuses_unknown_topics(
 
 
 # ------------------------------------------------------------------ the wheel
-def test_the_wheel_ships_the_docs_and_the_lexer(tmp_path: Path) -> None:
+def test_the_wheel_ships_the_docs_and_the_lexer(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     from hatchling.builders.wheel import WheelBuilder
 
+    # a pure wheel, built in seconds (tests/engine/test_compiled_runtime.py builds the
+    # compiled one)
+    monkeypatch.setenv("RULECRAFT_PURE", "1")
     (wheel,) = list(WheelBuilder(str(REPO)).build(directory=str(tmp_path), versions=["standard"]))
     with zipfile.ZipFile(wheel) as archive:
         names = set(archive.namelist())
@@ -167,6 +172,7 @@ def test_the_wheel_ships_the_docs_and_the_lexer(tmp_path: Path) -> None:
             archive.read(n).decode() for n in names if n.endswith(".dist-info/entry_points.txt")
         )
         archive.extractall(tmp_path / "unpacked")
+    assert wheel.endswith("-py3-none-any.whl"), wheel
     for page in DOCS.rglob("*.md"):
         assert f"rulecraft/docs/{page.relative_to(DOCS).as_posix()}" in names
     assert "rulecraft/language/pygments_lexer.py" in names

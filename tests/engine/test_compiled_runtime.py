@@ -1,11 +1,14 @@
-"""The runtime compiled with mypyc (``make compiled``) plays the same games as the source.
+"""The runtime compiled with mypyc plays the same games as the source.
 
 Issue 11: "Where an existing compiler of Python (mypyc, Cython) pays for the fixed engine
 code, use it with a pure-Python fallback, built by the project's own install step."  The
-build takes a minute of CPU, so this test is marked slow (``pytest -m slow``); ``make
-compiled-check`` runs the whole record-hash suite on the build instead.  What it guards:
-the source stays compilable (mypyc refuses some constructs, see docs/architecture.md) and
-the compiled modules change no game.
+install step is the wheel's build hook (``hatch_build.py``: ``pip install .`` compiles the
+modules, or falls back to pure Python); ``make compiled`` builds a compiled copy of the dev
+tree.  A build takes most of a minute of CPU, so the tests that build are marked slow
+(``pytest -m slow``); ``make compiled-check`` runs the whole record-hash suite on the dev
+copy.  What they guard: the source stays compilable (mypyc refuses some constructs, see
+docs/architecture.md), the compiled modules change no game, and a failed compilation still
+gives a working, pure wheel.
 """
 
 from __future__ import annotations
@@ -14,12 +17,15 @@ import os
 import shutil
 import subprocess
 import sys
+import tomllib
+import zipfile
 from pathlib import Path
+from typing import Any
 
 import pytest
 
 ROOT = Path(__file__).resolve().parents[2]
-# The modules `make compiled` compiles (the Makefile's MYPYC_MODULES).
+# The modules compiled (the Makefile's MYPYC_MODULES, pyproject's build hook's modules).
 MODULES = ("engine", "instructions", "builtins", "ids", "values", "state")
 CHECK = """
 import json, sys
@@ -38,14 +44,134 @@ print("same games")
 """
 
 
-def test_makefile_compiles_the_modules_named_here() -> None:
+def test_makefile_and_the_wheel_compile_the_modules_named_here() -> None:
     makefile = (ROOT / "Makefile").read_text(encoding="utf-8")
     line = next(x for x in makefile.splitlines() if x.startswith("MYPYC_MODULES"))
     assert tuple(line.split(":=")[1].split()) == MODULES
+    config = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))
+    hook = config["tool"]["hatch"]["build"]["targets"]["wheel"]["hooks"]["custom"]
+    assert tuple(hook["modules"]) == MODULES
+    # the build environment has what the hook compiles with
+    assert any(r.startswith("mypy") for r in config["build-system"]["requires"])
+
+
+def _hook() -> Any:
+    """The build hook's module, loaded from the repository root as hatchling loads it."""
+    import importlib.util
+
+    spec = importlib.util.spec_from_file_location("hatch_build", ROOT / "hatch_build.py")
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+class _App:
+    def __init__(self) -> None:
+        self.warnings: list[str] = []
+
+    def display_warning(self, message: str) -> None:
+        self.warnings.append(message)
+
+
+def _run_hook(version: str, failing: bool, monkeypatch: pytest.MonkeyPatch) -> Any:
+    module = _hook()
+    calls: list[list[str]] = []
+
+    def fake_compile(src: Path, modules: list[str], into: Path) -> dict[Path, str]:
+        calls.append(modules)
+        if failing:
+            raise module.CompileFailed("no C compiler")
+        return {into / "x__mypyc.so": "x__mypyc.so"}
+
+    monkeypatch.setattr(module, "compile_modules", fake_compile)
+    monkeypatch.delenv("RULECRAFT_PURE", raising=False)
+    app = _App()
+    # (root, config, build_config, metadata, directory, target_name, app): the hook reads
+    # only the root, its config, the target and the app
+    hook = module.CompiledRuntimeHook(
+        str(ROOT), {"modules": list(MODULES)}, None, None, str(ROOT), "wheel", app
+    )
+    data: dict[str, Any] = {"force_include": {}, "pure_python": True}
+    hook.initialize(version, data)
+    hook.finalize(version, data, "")
+    return calls, data, app.warnings
+
+
+def test_a_failed_compilation_gives_a_pure_wheel_and_says_why(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    calls, data, warnings = _run_hook("standard", True, monkeypatch)
+    assert calls == [list(MODULES)]
+    assert data == {"force_include": {}, "pure_python": True}
+    assert len(warnings) == 1
+    assert "not compiled (no C compiler)" in warnings[0] and "pure Python" in warnings[0]
+
+
+def test_a_compiled_wheel_carries_the_extensions_and_an_editable_install_none(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    calls, data, warnings = _run_hook("standard", False, monkeypatch)
+    assert calls == [list(MODULES)] and warnings == []
+    assert list(data["force_include"].values()) == ["x__mypyc.so"]
+    assert data["pure_python"] is False and data["infer_tag"] is True
+    # editable: an extension beside the source would shadow every later edit of it
+    calls, data, _ = _run_hook("editable", False, monkeypatch)
+    assert calls == [] and data == {"force_include": {}, "pure_python": True}
+
+
+def _build_wheel(into: Path) -> Path:
+    from hatchling.builders.wheel import WheelBuilder
+
+    (wheel,) = list(WheelBuilder(str(ROOT)).build(directory=str(into), versions=["standard"]))
+    return Path(wheel)
 
 
 @pytest.mark.slow
-def test_the_compiled_runtime_plays_the_same_games(tmp_path: Path) -> None:
+def test_the_installed_wheel_runs_the_compiled_runtime_and_the_same_games(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    if shutil.which("cc") is None and shutil.which("gcc") is None:
+        pytest.fail("a C compiler is missing: the wheel cannot be compiled here")
+    monkeypatch.delenv("RULECRAFT_PURE", raising=False)
+    wheel = _build_wheel(tmp_path)
+    assert "-cp311-" in wheel.name, wheel.name  # a platform wheel, not py3-none-any
+    unpacked = tmp_path / "site"
+    with zipfile.ZipFile(wheel) as archive:
+        names = archive.namelist()
+        archive.extractall(unpacked)
+    for module in MODULES:
+        assert any(
+            n.startswith(f"rulecraft/runtime/{module}.") and n.endswith(".so") for n in names
+        )
+        assert f"rulecraft/runtime/{module}.py" in names  # the source ships beside it
+    env = {**os.environ, "PYTHONPATH": str(unpacked)}
+    ran = subprocess.run(
+        [sys.executable, "-c", CHECK.format(tests=str(ROOT / "tests" / "engine"))],
+        env=env,
+        capture_output=True,
+        text=True,
+        check=False,
+        cwd=tmp_path,
+    )
+    assert ran.returncode == 0 and "same games" in ran.stdout, ran.stdout + ran.stderr[-3000:]
+
+
+@pytest.mark.slow
+def test_without_a_c_compiler_the_wheel_is_pure_python(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.delenv("RULECRAFT_PURE", raising=False)
+    monkeypatch.setenv("CC", "/bin/false")  # setuptools compiles with $CC: it fails
+    wheel = _build_wheel(tmp_path)
+    assert wheel.name.endswith("-py3-none-any.whl"), wheel.name
+    with zipfile.ZipFile(wheel) as archive:
+        assert not [n for n in archive.namelist() if n.endswith(".so")]
+
+
+@pytest.mark.slow
+def test_the_dev_trees_compiled_copy_plays_the_same_games(tmp_path: Path) -> None:
+    """What ``make compiled`` does: the modules compiled in a copy of ``src/``."""
     mypyc = Path(sys.executable).with_name("mypyc")
     if not mypyc.exists() or (shutil.which("cc") is None and shutil.which("gcc") is None):
         pytest.fail("mypyc or a C compiler is missing: the dev extra and a C toolchain")
