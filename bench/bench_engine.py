@@ -27,6 +27,12 @@ CPU second of Tic-Tac-Toe and Connect Four (from a clone of the start) and of Ra
 Waste Knights (a new game per playout, seeds 0, 1, ..., ``new_game`` included), and the
 ratio new / old of the median rounds.  Nothing is written; ``SUMMARY engine-against:`` says
 it.  This is how a change to the engine shows its gain against the engine before it.
+``RULECRAFT_BENCH_SRC`` names the new side's ``src/`` (say ``build/compiled/src``, the
+runtime compiled with mypyc); several, joined with ``:``, are each measured against the old
+engine in the same interleaved rounds.  ``--its-rulesets`` gives the old engine the rulesets
+of ``REV`` (exported with its ``src/``) instead of the working tree's: for an engine far
+back, which cannot read today's rulesets; the two sides then play their own versions of each
+game, which the summary says.
 """
 
 from __future__ import annotations
@@ -415,7 +421,9 @@ FROM_CLONE = ("tictactoe", "connect4")
 
 def worker_playouts(name: str, seconds: float, seed: int) -> dict[str, float]:
     """Random playouts of ``name`` for about ``seconds`` CPU seconds, in this process."""
-    ruleset = rulecraft.load(ROOT / "rulesets" / name)  # the same rulesets for both engines
+    # the same rulesets for both engines, unless --its-rulesets gave the old one its own
+    rulesets = Path(os.environ.get("RULECRAFT_BENCH_RULESETS", str(ROOT / "rulesets")))
+    ruleset = rulecraft.load(rulesets / name)
     rng = random.Random(seed)
     start = ruleset.new_game(seed=0)
     games = decisions = 0
@@ -434,18 +442,22 @@ def worker_playouts(name: str, seconds: float, seed: int) -> dict[str, float]:
     return {"games": games, "decisions": decisions, "cpu_s": elapsed}
 
 
-def export_revision(rev: str, into: Path) -> Path:
-    """``src/`` of git revision ``rev`` written under ``into`` (the shared tree untouched)."""
+def export_revision(rev: str, into: Path, parts: tuple[str, ...] = ("src",)) -> Path:
+    """``src/`` (and any other ``parts``) of git revision ``rev`` written under ``into``
+    (the shared tree untouched); the exported ``src``."""
     archive = subprocess.run(
-        ["git", "archive", "--format=tar", rev, "src"], cwd=ROOT, capture_output=True, check=True
+        ["git", "archive", "--format=tar", rev, *parts], cwd=ROOT, capture_output=True, check=True
     ).stdout
     subprocess.run(["tar", "-x", "-C", str(into)], input=archive, check=True)
     return into / "src"
 
 
-def run_worker(src: Path, name: str, seconds: float, seed: int) -> dict[str, float]:
+def run_worker(
+    src: Path, name: str, seconds: float, seed: int, rulesets: Path | None = None
+) -> dict[str, float]:
     """One round of :func:`worker_playouts` in a fresh process importing ``src``."""
     env = {**os.environ, "PYTHONPATH": str(src), "RULECRAFT_BENCH_SRC": str(src)}
+    env["RULECRAFT_BENCH_RULESETS"] = str(rulesets or ROOT / "rulesets")
     out = subprocess.run(
         [sys.executable, __file__, "--worker", name, str(seconds), str(seed)],
         env=env,
@@ -457,36 +469,55 @@ def run_worker(src: Path, name: str, seconds: float, seed: int) -> dict[str, flo
     return result
 
 
-def against(rev: str, names: list[str]) -> int:
+def new_sides() -> dict[str, Path]:
+    """The engines measured against the old one: ``RULECRAFT_BENCH_SRC``'s (``:``-joined),
+    else the working tree's ``src/``."""
+    given = os.environ.get("RULECRAFT_BENCH_SRC")
+    if not given:
+        return {"working tree": ROOT / "src"}
+    return {path: Path(path) for path in given.split(os.pathsep) if path}
+
+
+def against(rev: str, names: list[str], its_rulesets: bool = False) -> int:
     """The engine of ``rev`` and the working tree's, side by side (see the module text)."""
     import tempfile
 
     with tempfile.TemporaryDirectory(prefix="rulecraft-bench-") as tmp:
-        old_src = export_revision(rev, Path(tmp))
-        # "new" is the working tree's engine, or RULECRAFT_BENCH_SRC's (an exported commit)
-        new_src = Path(os.environ.get("RULECRAFT_BENCH_SRC", str(ROOT / "src")))
-        engines = {"old": old_src, "new": new_src}
-        rates: dict[str, dict[str, list[float]]] = {n: {"old": [], "new": []} for n in names}
+        parts = ("src", "rulesets") if its_rulesets else ("src",)
+        old_src = export_revision(rev, Path(tmp), parts)
+        old_rulesets = Path(tmp) / "rulesets" if its_rulesets else None
+        engines = {"old": old_src, **new_sides()}
+        rates = {n: {label: [] for label in engines} for n in names}
         for r in range(AGAINST_ROUNDS):
             for name in names:
                 for label, src in engines.items():
-                    got = run_worker(src, name, AGAINST_ROUND_S, 1000 * r)
+                    own = old_rulesets if label == "old" else None
+                    got = run_worker(src, name, AGAINST_ROUND_S, 1000 * r, own)
                     rates[name][label].append(got["games"] / got["cpu_s"])
                     print(f"round {r} {name} {label}: {got}", flush=True)
+    print(against_summary(rev, rates, its_rulesets))
+    return 0
+
+
+def against_summary(rev: str, rates: dict[str, dict[str, list[float]]], its_rulesets: bool) -> str:
+    """The ``SUMMARY engine-against:`` line: each new side's median over the old one's."""
     parts = []
-    for name in names:
-        old = statistics.median(rates[name]["old"])
-        new = statistics.median(rates[name]["new"])
-        parts.append(f"{name} {old:,.1f} -> {new:,.1f} playouts/s ({new / old:.2f}x)")
+    for name, by_side in rates.items():
+        old = statistics.median(by_side["old"])
+        for label, got in by_side.items():
+            if label != "old":
+                new = statistics.median(got)
+                parts.append(
+                    f"{name} [{label}] {old:,.1f} -> {new:,.1f} playouts/s ({new / old:.2f}x)"
+                )
     load = os.getloadavg()[0]
-    measured = os.environ.get("RULECRAFT_BENCH_SRC", "working tree")
-    print(
-        f"SUMMARY engine-against: {rev} -> {measured}, "
+    whose = f"{rev}'s own rulesets for {rev}" if its_rulesets else "the same rulesets"
+    return (
+        f"SUMMARY engine-against: {rev} -> {', '.join(new_sides())}, {whose}, "
         f"CPU time, median of {AGAINST_ROUNDS} "
         f"interleaved rounds of {AGAINST_ROUND_S} s, load {load:.1f} on {os.cpu_count()} "
         "cores: " + "; ".join(parts)
     )
-    return 0
 
 
 def main(argv: list[str]) -> int:
@@ -497,7 +528,9 @@ def main(argv: list[str]) -> int:
         print(json.dumps(worker_playouts(argv[1], float(argv[2]), int(argv[3]))))
         return 0
     if argv[:1] == ["--against"]:
-        return against(argv[1], argv[2:] or list(AGAINST_RULESETS))
+        its = "--its-rulesets" in argv
+        names = [a for a in argv[2:] if a != "--its-rulesets"]
+        return against(argv[1], names or list(AGAINST_RULESETS), its)
     machine = machine_info()
     tictactoe = rulecraft.load(ROOT / "rulesets" / "tictactoe")
     connect4 = rulecraft.load(ROOT / "rulesets" / "connect4")
