@@ -555,7 +555,8 @@ def test_root_parallel_searches_keep_the_guided_rollouts() -> None:
     agent = make_agent("mcts:10/g0.2/p2", 0)
     assert isinstance(agent, RootParallelMCTS)
     assert agent.name == "mcts:10/g0.2/p2" and agent.base.rollout_epsilon == 0.2
-    assert _searcher(1, (10, None, 30, 1, 0.2, True)).rollout_epsilon == 0.2
+    searcher = _searcher(1, agent.base.settings())
+    assert searcher.rollout_epsilon == 0.2 and searcher.name == agent.base.name
 
 
 class HighClimb(Climb):
@@ -601,3 +602,128 @@ def test_relative_spec_round_trips() -> None:
     assert not make_agent("mcts:40/d4", 0).relative  # type: ignore[attr-defined]
     again = make_agent(agent.name, 0)
     assert isinstance(again, MCTSAgent) and again.relative
+
+
+def test_priors_send_the_first_iterations_to_the_best_scored_option() -> None:
+    """``/hN``: each option of a node starts with the reward one step after it, counted as
+    N visits, so a budget of one iteration already goes up (squash(+1) = 0.75 against
+    squash(-1) = 0.25), where the plain search tries an untried option at random."""
+    for seed in range(5):
+        game = HighClimb()
+        game.choose("low")
+        agent = MCTSAgent(seed, iterations=1, rollout_depth=0, relative=True, prior_visits=2)
+        assert agent.choose(game) == "up"
+        assert agent.last_root is not None
+        up, down = agent.last_root.children["up"], agent.last_root.children["down"]
+        assert up.prior == pytest.approx(0.75) and down.prior == pytest.approx(0.25)
+        assert (up.visits, down.visits) == (1, 0)
+    plain_first = set()
+    for seed in range(8):
+        game = HighClimb()
+        game.choose("low")
+        plain = MCTSAgent(seed, iterations=1, rollout_depth=0, relative=True)
+        plain_first.add(plain.choose(game))
+    assert plain_first == {"up", "down"}
+
+
+class Bait:
+    """One seat: 'bait' scores 1 at once and 'slow' 0, then one more decision ('go' or
+    'wait') ends the game: won after 'slow', lost after 'bait'.  A one-step prior favours
+    the bait; rollouts to the end show it loses."""
+
+    num_players = 1
+    max_decisions = 10
+
+    def __init__(self) -> None:
+        self.first: str | None = None
+        self.done = False
+
+    @property
+    def decision(self) -> Decision | None:
+        if self.done:
+            return None
+        if self.first is None:
+            return Decision(0, "Start", (Option("bait", "bait"), Option("slow", "slow")))
+        return Decision(0, "Then", (Option("go", "go"), Option("wait", "wait")))
+
+    @property
+    def result(self) -> Result | None:
+        return Result((0,) if self.first == "slow" else ()) if self.done else None
+
+    def choose(self, option_id: str) -> None:
+        if self.first is None:
+            self.first = option_id
+        else:
+            self.done = True
+
+    def clone(self) -> Bait:
+        twin = Bait()
+        twin.first, twin.done = self.first, self.done
+        return twin
+
+    def determinize(self, seat: int, seed: int) -> Bait:
+        return self.clone()
+
+    def view(self, seat: int) -> dict[str, object]:
+        return {"first": self.first, "done": self.done}
+
+    def evaluate(self, seat: int) -> float:
+        return 1.0 if self.first == "bait" else 0.0
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_rollouts_overrule_a_misleading_prior(seed: int) -> None:
+    agent = MCTSAgent(seed, iterations=30, prior_visits=2)
+    assert agent.choose(Bait()) == "slow"
+    assert agent.last_root is not None
+    bait = agent.last_root.children["bait"]
+    assert bait.prior == pytest.approx(0.75) and bait.visits >= 1 and bait.reward == 0
+
+
+def test_priors_cost_one_evaluation_per_option_of_a_node_reached() -> None:
+    """The priors of a node's options are scored once, when the search first reaches it.
+    Every prior and every cut-off rollout evaluates both seats: the root's priors, one
+    iteration for each root option (each its first visit, so it rolls out from there), then
+    one iteration that goes through a visited option and scores its node's priors."""
+    game, spy = spy_countdown(start=10_000)
+    decision = game.decision
+    assert decision is not None
+    options = len(decision.options)  # 3 here and one step further down
+    agent = MCTSAgent(0, iterations=options + 1, rollout_depth=0, prior_visits=1)
+    agent.choose(game)
+    assert spy.evaluated == 2 * (options + options + options + 1)
+    assert agent.last_root is not None
+    assert sum(len(c.children) > 0 for c in agent.last_root.children.values()) == 1
+
+
+def test_the_exploration_constant() -> None:
+    """With ``exploration`` 0 the search only follows the best mean (the prior's 'up');
+    UCB1's default sqrt(2) also tries 'down'."""
+    visits = {}
+    for constant in (0.0, 2.0**0.5):
+        game = HighClimb()
+        game.choose("low")
+        agent = MCTSAgent(
+            0, 10, rollout_depth=0, relative=True, prior_visits=1, exploration=constant
+        )
+        agent.choose(game)
+        assert agent.last_root is not None
+        visits[constant] = agent.last_root.children["down"].visits
+    assert visits[0.0] == 0 and visits[2.0**0.5] > 0
+
+
+def test_prior_and_exploration_specs_round_trip() -> None:
+    from rulecraft.bots.root_parallel import _searcher
+
+    agent = make_agent("mcts:16/d4/g/r/h4/c0.5", 0)
+    assert isinstance(agent, MCTSAgent)
+    assert (agent.prior_visits, agent.exploration) == (4, 0.5)
+    assert agent.name == "mcts:16/d4/g0.1/r/h4/c0.5"
+    again = make_agent(agent.name, 0)
+    assert isinstance(again, MCTSAgent) and again.settings() == agent.settings()
+    assert _searcher(3, agent.settings()).name == agent.name  # what a worker process builds
+    plain = make_agent("mcts:16", 0)
+    assert isinstance(plain, MCTSAgent) and (plain.prior_visits, plain.name) == (0, "mcts:16")
+    for bad in ("mcts:16/h-1", "mcts:16/hx", "mcts:16/c-1", "mcts:16/cx"):
+        with pytest.raises(ValueError, match="bad agent budget"):
+            make_agent(bad, 0)

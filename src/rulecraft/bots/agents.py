@@ -64,7 +64,12 @@ KNOWN_SPECS = (
     "mcts:<budget>/p<processes>",
     "mcts:<budget>/g[<epsilon>]",
     "mcts:<budget>/r",
+    "mcts:<budget>/h<prior visits>",
+    "mcts:<budget>/c<exploration>",
 )
+
+#: UCB1's exploration constant when a spec gives none (``/cX`` sets another).
+DEFAULT_EXPLORATION = math.sqrt(2.0)
 
 
 class DecisionLimitExceeded(RuntimeError):
@@ -211,6 +216,9 @@ class _Node:
     visits: int = 0
     reward: float = 0.0
     available: int = 0
+    #: With priors (``prior_visits``): the reward of the position one step after this
+    #: option, counted as that many visits already made (set when the option is first seen).
+    prior: float = 0.0
     children: dict[str, _Node] = field(default_factory=dict)
 
 
@@ -233,6 +241,18 @@ class MCTSAgent:
     since the iteration's start, ``squash((evaluate(leaf) - evaluate(start)) / scale)``,
     so positions far from 0 keep squash's resolution (:meth:`_rollout`).
 
+    With ``prior_visits = n`` (``/hN``), every option of a tree node starts with a prior:
+    the reward of the position one step after it (played on a clone of the iteration's
+    world and scored like a cut-off rollout), counted as ``n`` visits already made
+    ("equivalent experience", Gelly and Silver 2007, *Combining online and offline knowledge
+    in UCT*).  UCB then ranks options by ``(reward + n * prior) / (visits + n)`` with
+    ``sqrt(ln(available + n) / (visits + n))`` as the exploration term, so a small budget
+    starts with the best-looking options instead of trying every option once in random
+    order, and rollouts overrule the prior as visits accumulate.  It costs one clone, one
+    move and one ``evaluate`` per option of each node the first time the search reaches it.
+    ``exploration`` is UCB1's constant (``/cX``; default ``sqrt(2)``); rewards are in
+    ``[0, 1]``, so a smaller one trusts the means of few visits sooner.
+
     Decisions with a single option are played through without a tree node and without
     spending an iteration.  ``worlds_per_determinization = k`` deals one determinization
     and searches ``k`` clones of it before dealing the next (a clone is cheaper than a
@@ -243,8 +263,6 @@ class MCTSAgent:
     visited root option.
     """
 
-    exploration = math.sqrt(2.0)
-
     def __init__(
         self,
         seed: int = 0,
@@ -254,6 +272,8 @@ class MCTSAgent:
         worlds_per_determinization: int = 1,
         rollout_epsilon: float | None = None,
         relative: bool = False,
+        prior_visits: int = 0,
+        exploration: float = DEFAULT_EXPLORATION,
     ) -> None:
         if iterations is not None and iterations < 1:
             raise ValueError("iterations must be >= 1")
@@ -267,24 +287,38 @@ class MCTSAgent:
             raise ValueError("worlds_per_determinization must be >= 1")
         if rollout_epsilon is not None and not 0.0 <= rollout_epsilon <= 1.0:
             raise ValueError("rollout_epsilon must be between 0 and 1")
+        if prior_visits < 0:
+            raise ValueError("prior_visits must be >= 0")
+        if not exploration >= 0.0:
+            raise ValueError("exploration must be >= 0")
         self.iterations = iterations
         self.time_budget = time_budget
         self.rollout_depth = rollout_depth
         self.worlds_per_determinization = worlds_per_determinization
         self.rollout_epsilon = rollout_epsilon
         self.relative = relative
+        self.prior_visits = prior_visits
+        self.exploration = exploration
         self.rng = random.Random(seed)
-        self.name = mcts_spec(
-            iterations,
-            time_budget,
-            rollout_depth,
-            worlds_per_determinization,
-            rollout_epsilon,
-            relative,
-        )
+        self.name = mcts_spec(**self.settings())
         #: Iterations run by the last ``choose`` and its tree (for benchmarks and tests).
         self.last_iterations = 0
         self.last_root: _Node | None = None
+
+    def settings(self) -> dict[str, Any]:
+        """The search's configuration as keyword arguments of this class (all but the
+        seed): ``MCTSAgent(seed, **agent.settings())`` searches the same way, and
+        :func:`mcts_spec` names it."""
+        return {
+            "iterations": self.iterations,
+            "time_budget": self.time_budget,
+            "rollout_depth": self.rollout_depth,
+            "worlds_per_determinization": self.worlds_per_determinization,
+            "rollout_epsilon": self.rollout_epsilon,
+            "relative": self.relative,
+            "prior_visits": self.prior_visits,
+            "exploration": self.exploration,
+        }
 
     def choose(self, game: GameLike) -> str:
         decision = pending_decision(game)
@@ -344,6 +378,8 @@ class MCTSAgent:
                 world.choose(ids[0])
                 continue
             children = node.children
+            if self.prior_visits:
+                self._add_priors(children, world, seat, ids, start)
             for oid in ids:
                 child = children.get(oid)
                 if child is not None:
@@ -360,27 +396,51 @@ class MCTSAgent:
             node = children[oid]
             path.append((node, seat))
             world.choose(oid)
+            if node.visits == 0:  # with priors, the first visit of an option expands it
+                break
         rewards = self._rollout(world, start)
         for edge, chooser in path:
             edge.visits += 1
             edge.reward += rewards[chooser]
 
     def _select(self, node: _Node, ids: Sequence[str]) -> str:
+        """The option of ``ids`` with the highest UCB1 value (an unvisited one first when
+        there are no priors; with priors, their visits count as made)."""
         best: list[str] = []
         best_value = -math.inf
+        virtual = self.prior_visits
         for oid in ids:
             child = node.children[oid]
-            if child.visits == 0:
+            seen = child.visits + virtual
+            if seen == 0:
                 value = math.inf
             else:
-                value = child.reward / child.visits + self.exploration * math.sqrt(
-                    math.log(child.available) / child.visits
+                mean = (child.reward + virtual * child.prior) / seen
+                value = mean + self.exploration * math.sqrt(
+                    math.log(child.available + virtual) / seen
                 )
             if value > best_value:
                 best, best_value = [oid], value
             elif value == best_value:
                 best.append(oid)
         return best[0] if len(best) == 1 else self.rng.choice(best)
+
+    def _add_priors(
+        self,
+        children: dict[str, _Node],
+        world: GameLike,
+        seat: int,
+        ids: Sequence[str],
+        start: Sequence[float] | None,
+    ) -> None:
+        """A child with its prior for each option of ``ids`` the node has not seen: the
+        reward for ``seat`` one step after the option, on a clone of ``world`` (already a
+        determinization, so it reads nothing the searching seat cannot see)."""
+        for oid in ids:
+            if oid not in children:
+                after = world.clone()
+                after.choose(oid)
+                children[oid] = _Node(prior=self._leaf_rewards(after, start)[seat])
 
     def _start_scores(self, world: GameLike) -> list[float] | None:
         """Each seat's scaled evaluation of the iteration's starting world, which a
@@ -404,6 +464,12 @@ class MCTSAgent:
             else:
                 world.choose(rng.choice(ids))
             steps += 1
+        return self._leaf_rewards(world, start)
+
+    @staticmethod
+    def _leaf_rewards(world: GameLike, start: Sequence[float] | None) -> list[float]:
+        """Every seat's reward for ``world`` where a rollout stops: the result when the
+        game is over, else the squashed evaluation (its change since ``start`` when given)."""
         result = world.result
         seats = range(world.num_players)
         if result is not None:
@@ -435,6 +501,8 @@ def mcts_spec(
     worlds_per_determinization: int = 1,
     rollout_epsilon: float | None = None,
     relative: bool = False,
+    prior_visits: int = 0,
+    exploration: float = DEFAULT_EXPLORATION,
 ) -> str:
     """The canonical spec of an MCTS configuration (defaults left out), which
     :func:`make_agent` reads back.
@@ -443,6 +511,8 @@ def mcts_spec(
     ('mcts:200', 'mcts:1s/d40', 'mcts:500/2s/w4')
     >>> mcts_spec(50, None, 4, 1, 0.1), mcts_spec(50, None, 4, 1, None, True)
     ('mcts:50/d4/g0.1', 'mcts:50/d4/r')
+    >>> mcts_spec(16, None, 4, 1, 0.1, True, prior_visits=3, exploration=0.5)
+    'mcts:16/d4/g0.1/r/h3/c0.5'
     """
     parts = []
     if iterations is not None:
@@ -457,6 +527,10 @@ def mcts_spec(
         parts.append(f"g{rollout_epsilon:g}")
     if relative:
         parts.append("r")
+    if prior_visits:
+        parts.append(f"h{prior_visits}")
+    if exploration != DEFAULT_EXPLORATION:
+        parts.append(f"c{exploration:g}")
     return "mcts:" + "/".join(parts)
 
 
@@ -467,7 +541,9 @@ def parse_mcts_spec(spec: str, seed: int) -> Agent:
     :mod:`rulecraft.bots.root_parallel`) or ``g`` / ``gE`` (rollouts guided by the
     ruleset's evaluation, epsilon-greedy with ``E`` random moves, default
     :data:`DEFAULT_ROLLOUT_EPSILON`) or ``r`` (a cut-off rollout scores the change of the
-    evaluation since the iteration's start).  Iterations and seconds together stop at
+    evaluation since the iteration's start) or ``hN`` (each option of a tree node starts
+    with the reward one step after it, worth ``N`` visits) or ``cX`` (UCB1's exploration
+    constant, default ``sqrt(2)``).  Iterations and seconds together stop at
     whichever comes first; seconds alone mean no iteration cap; neither means
     :data:`DEFAULT_ITERATIONS`.
 
@@ -481,6 +557,9 @@ def parse_mcts_spec(spec: str, seed: int) -> Agent:
     (0.25, 'mcts:50/d4/g0.25', 'mcts:50/g0.1')
     >>> parse_mcts_spec("mcts:r/40/d4", 0).name
     'mcts:40/d4/r'
+    >>> h = parse_mcts_spec("mcts:16/d4/g/r/h3/c0.5", 0)
+    >>> (h.prior_visits, h.exploration, h.name)
+    (3, 0.5, 'mcts:16/d4/g0.1/r/h3/c0.5')
     """
     text = spec.strip().lower()
     if text != "mcts" and not text.startswith("mcts:"):
@@ -492,6 +571,8 @@ def parse_mcts_spec(spec: str, seed: int) -> Agent:
     processes = 1
     epsilon: float | None = None
     relative = False
+    prior_visits = 0
+    exploration = DEFAULT_EXPLORATION
     body = text[len("mcts:") :] if text.startswith("mcts:") else ""
     if text.startswith("mcts:") and not body:
         raise ValueError(f"bad agent budget in {spec!r}: nothing after 'mcts:'")
@@ -505,6 +586,10 @@ def parse_mcts_spec(spec: str, seed: int) -> Agent:
                 processes = int(part[1:])
             elif part == "r":
                 relative = True
+            elif part.startswith("h"):
+                prior_visits = int(part[1:])
+            elif part.startswith("c"):
+                exploration = float(part[1:])
             elif part.startswith("g"):
                 epsilon = float(part[1:]) if part[1:] else DEFAULT_ROLLOUT_EPSILON
             elif part.endswith("s"):
@@ -521,6 +606,8 @@ def parse_mcts_spec(spec: str, seed: int) -> Agent:
             worlds_per_determinization=worlds,
             rollout_epsilon=epsilon,
             relative=relative,
+            prior_visits=prior_visits,
+            exploration=exploration,
         )
         if processes == 1:
             return agent
@@ -535,7 +622,8 @@ def make_agent(spec: str, seed: int) -> Agent:
     """The agent a spec names: ``random``, ``greedy``, ``mcts`` (200 iterations),
     ``mcts:500`` (iterations), ``mcts:2s`` / ``mcts:0.5s`` (seconds per decision), with
     optional ``/dN`` (rollout depth, default 30), ``/wN`` (iterations per
-    determinization), ``/pN`` (processes) and ``/g`` (rollouts guided by the evaluation),
+    determinization), ``/pN`` (processes), ``/g`` (rollouts guided by the evaluation),
+    ``/r`` (relative rewards), ``/hN`` (priors from the evaluation) and ``/cX`` (exploration),
     e.g. ``mcts:200/d40`` or ``mcts:400/1s`` (whichever comes first); see
     :func:`parse_mcts_spec`.
 

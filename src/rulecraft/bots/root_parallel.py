@@ -46,14 +46,13 @@ __all__ = ["RootParallelMCTS"]
 _LOADED: dict[str, Any] = {}
 
 
-#: An MCTS budget: iterations, seconds, rollout depth, iterations per determinization,
-#: the guided rollouts' epsilon (``None``: random rollouts), rewards relative to the start.
-Budget = tuple[int | None, float | None, int, int, float | None, bool]
+#: An MCTS search's configuration: :meth:`MCTSAgent.settings` (keyword arguments of
+#: :class:`MCTSAgent` but the seed; plain values, so it pickles to a worker).
+Budget = dict[str, Any]
 
 
 def _searcher(seed: int, budget: Budget) -> MCTSAgent:
-    iterations, seconds, depth, worlds, epsilon, relative = budget
-    return MCTSAgent(seed, iterations, seconds, depth, worlds, epsilon, relative)
+    return MCTSAgent(seed, **budget)
 
 
 def _search(root: str, state: State, seed: int, budget: Budget) -> dict[str, int]:
@@ -86,15 +85,7 @@ class RootParallelMCTS:
         decision = pending_decision(game)
         if len(decision.options) == 1:
             return decision.options[0].id
-        base = self.base
-        budget: Budget = (
-            base.iterations,
-            base.time_budget,
-            base.rollout_depth,
-            base.worlds_per_determinization,
-            base.rollout_epsilon,
-            base.relative,
-        )
+        budget: Budget = self.base.settings()
         seeds = [self.base.rng.getrandbits(62) for _ in range(self.workers)]
         root = _ruleset_folder(game)
         total: Counter[str] = Counter()
