@@ -727,3 +727,152 @@ def test_prior_and_exploration_specs_round_trip() -> None:
     for bad in ("mcts:16/h-1", "mcts:16/hx", "mcts:16/c-1", "mcts:16/cx"):
         with pytest.raises(ValueError, match="bad agent budget"):
             make_agent(bad, 0)
+
+
+def test_early_stop_saves_iterations_without_changing_the_pick() -> None:
+    """``/e``: once the most visited root option leads by more than the iterations left,
+    the search stops; it answers what the whole budget answers."""
+    for seed in range(4):
+        picks, spent = [], []
+        for early in (False, True):
+            game = HighClimb()
+            game.choose("low")
+            agent = MCTSAgent(
+                seed, 40, rollout_depth=0, relative=True, prior_visits=2, early_stop=early
+            )
+            picks.append(agent.choose(game))
+            spent.append(agent.last_iterations)
+        assert picks == ["up", "up"]
+        assert spent[0] == 40 and spent[1] < 40
+    # options that look alike share the visits: no lead, the whole budget is spent
+    game, _ = spy_countdown(start=10_000)
+    even = MCTSAgent(0, 30, rollout_depth=0, early_stop=True)
+    even.choose(game)
+    assert even.last_iterations == 30
+
+
+def test_early_stop_spec_round_trips() -> None:
+    agent = make_agent("mcts:32/d4/g/r/h4/e", 0)
+    assert isinstance(agent, MCTSAgent) and agent.early_stop
+    assert agent.name == "mcts:32/d4/g0.1/r/h4/e"
+    again = make_agent(agent.name, 0)
+    assert isinstance(again, MCTSAgent) and again.settings() == agent.settings()
+
+
+def test_with_priors_a_tie_in_visits_goes_to_the_higher_mean() -> None:
+    agent = MCTSAgent(0, 2, prior_visits=1)
+    for seed in range(6):
+        agent.rng.seed(seed)
+        assert agent.pick(["a", "b"], {"a": 3, "b": 3}, {"a": 0.4, "b": 0.6}) == "b"
+        assert agent.pick(["a", "b"], {"a": 4, "b": 3}, {"a": 0.4, "b": 0.6}) == "a"
+    assert {MCTSAgent(s, 2).pick(["a", "b"], {"a": 3, "b": 3}) for s in range(8)} == {"a", "b"}
+
+
+class Toll:
+    """One seat, 40 turns.  Each turn is a menu of actions (kind ``action``): 'rest', or
+    'drive', five route steps (kind ``choose``) that score 1 each, then a toll of 10 when
+    the drive ends.  Scored halfway, a drive looks good; finished, it costs 5."""
+
+    num_players = 1
+    max_decisions = 1000
+
+    def __init__(self) -> None:
+        self.turn = 0
+        self.steps_left = 0
+        self.score = 0
+
+    @property
+    def decision(self) -> Decision | None:
+        if self.result is not None:
+            return None
+        if self.steps_left:
+            options = (Option("on", "on"), Option("onward", "onward"))
+            return Decision(0, "Step", options, kind="choose")
+        return Decision(0, "Act", (Option("drive", "drive"), Option("rest", "rest")), "action")
+
+    @property
+    def result(self) -> Result | None:
+        return Result((0,) if self.score > 0 else ()) if self.turn >= 40 else None
+
+    def choose(self, option_id: str) -> None:
+        if option_id == "drive":
+            self.steps_left = 5
+        elif option_id == "rest":
+            self.turn += 1
+        else:
+            self.score += 1
+            self.steps_left -= 1
+            if not self.steps_left:
+                self.score -= 10
+                self.turn += 1
+
+    def clone(self) -> Toll:
+        twin = Toll()
+        twin.turn, twin.steps_left, twin.score = self.turn, self.steps_left, self.score
+        return twin
+
+    def determinize(self, seat: int, seed: int) -> Toll:
+        return self.clone()
+
+    def view(self, seat: int) -> dict[str, int]:
+        return {"turn": self.turn, "steps_left": self.steps_left, "score": self.score}
+
+    def evaluate(self, seat: int) -> float:
+        return float(self.score)
+
+
+def test_a_quiet_cut_off_finishes_the_action_before_scoring() -> None:
+    """``/qN``: a rollout past its depth plays on to the next menu of actions (at most N
+    decisions), so the toll at the end of a drive is seen."""
+    world = Toll()
+    world.choose("drive")
+    MCTSAgent(0, 1, rollout_depth=2, quiet_limit=10)._rollout(world)
+    assert (world.steps_left, world.score, world.turn) == (0, -5, 1)
+    capped = Toll()
+    capped.choose("drive")
+    MCTSAgent(0, 1, rollout_depth=2, quiet_limit=1)._rollout(capped)
+    assert (capped.steps_left, capped.score) == (2, 3)  # the cap stops it mid-drive
+    plain = Toll()
+    plain.choose("drive")
+    MCTSAgent(0, 1, rollout_depth=2)._rollout(plain)
+    assert (plain.steps_left, plain.score) == (3, 2)
+
+
+def test_quiet_cut_offs_see_the_cost_past_the_depth() -> None:
+    """Cut off at depth 2, a drive scores +2 (squash 0.83); finished before it is scored,
+    it scores -5 (squash 0.08): the toll past the depth is seen."""
+    for quiet, reward in ((0, 2 / 3 + 1 / 6), (10, 1 / 12)):
+        agent = MCTSAgent(0, 2, rollout_depth=2, relative=True, quiet_limit=quiet)
+        agent.choose(Toll())  # two iterations: one for each option
+        assert agent.last_root is not None
+        drive = agent.last_root.children["drive"]
+        assert drive.visits == 1 and drive.reward == pytest.approx(reward)
+
+
+def test_quiet_spec_round_trips() -> None:
+    agent = make_agent("mcts:16/d4/q", 0)
+    assert isinstance(agent, MCTSAgent)
+    assert agent.quiet_limit == agent_module_constant("DEFAULT_QUIET_LIMIT")
+    assert agent.name == "mcts:16/d4/q40"
+    again = make_agent("mcts:16/d4/q7", 0)
+    assert isinstance(again, MCTSAgent) and again.quiet_limit == 7
+    for bad in ("mcts:16/q-1", "mcts:16/qx"):
+        with pytest.raises(ValueError, match="bad agent budget"):
+            make_agent(bad, 0)
+
+
+def test_a_menu_of_actions_gets_its_own_budget() -> None:
+    """``/aN``: N iterations where a phase's menu of actions is pending (the 'Act' of the
+    toll game), the base budget inside an action (its route steps)."""
+    agent = make_agent("mcts:4/d2/a20", 0)
+    assert isinstance(agent, MCTSAgent) and agent.action_iterations == 20
+    assert agent.name == "mcts:4/d2/a20" and make_agent(agent.name, 0).name == agent.name
+    game = Toll()
+    agent.choose(game)
+    assert agent.last_iterations == 20
+    game.choose("drive")
+    agent.choose(game)
+    assert agent.last_iterations == 4
+    assert MCTSAgent(0, 4).action_iterations is None
+    with pytest.raises(ValueError, match="bad agent budget"):
+        make_agent("mcts:4/a0", 0)

@@ -66,7 +66,17 @@ KNOWN_SPECS = (
     "mcts:<budget>/r",
     "mcts:<budget>/h<prior visits>",
     "mcts:<budget>/c<exploration>",
+    "mcts:<budget>/e",
+    "mcts:<budget>/q[<extra decisions>]",
+    "mcts:<budget>/a<iterations at a menu of actions>",
 )
+
+#: The kind of decision a quiet cut-off waits for: a phase's menu of actions (docs/api.md).
+QUIET_KIND = "action"
+
+#: Extra random decisions a rollout may play past its depth to reach a quiet position
+#: (``/q`` without a number).
+DEFAULT_QUIET_LIMIT = 40
 
 #: UCB1's exploration constant when a spec gives none (``/cX`` sets another).
 DEFAULT_EXPLORATION = math.sqrt(2.0)
@@ -251,7 +261,23 @@ class MCTSAgent:
     order, and rollouts overrule the prior as visits accumulate.  It costs one clone, one
     move and one ``evaluate`` per option of each node the first time the search reaches it.
     ``exploration`` is UCB1's constant (``/cX``; default ``sqrt(2)``); rewards are in
-    ``[0, 1]``, so a smaller one trusts the means of few visits sooner.
+    ``[0, 1]``, so a smaller one trusts the means of few visits sooner.  With
+    ``early_stop`` (``/e``) a search with an iteration budget stops as soon as the most
+    visited root option leads the second by more than the iterations left: the rest could
+    not change the most visited option, so the time is saved where one option stands out
+    (a step along the route) and the full budget is spent where several compete.
+
+    With ``quiet_limit = n`` (``/qN``), a rollout that reaches its depth inside an action's
+    resolution (a Move of many route steps, a fight) plays on, uniformly at random, until a
+    phase's menu of actions is pending (a decision of kind ``action``), at most ``n`` more
+    decisions: positions are scored only between actions, as a quiescence search does, so
+    an option cannot look better just because its risk (the card drawn when a Move ends)
+    or its cost (the turn that ends after it) lies past the depth.
+
+    ``action_iterations`` (``/aN``) is the iteration budget at a phase's menu of actions
+    (a decision of kind ``action``), where a turn's course is chosen, in place of
+    ``iterations``; the many small decisions inside an action (each space of a route, each
+    die to re-roll) keep ``iterations``.
 
     Decisions with a single option are played through without a tree node and without
     spending an iteration.  ``worlds_per_determinization = k`` deals one determinization
@@ -274,6 +300,9 @@ class MCTSAgent:
         relative: bool = False,
         prior_visits: int = 0,
         exploration: float = DEFAULT_EXPLORATION,
+        early_stop: bool = False,
+        quiet_limit: int = 0,
+        action_iterations: int | None = None,
     ) -> None:
         if iterations is not None and iterations < 1:
             raise ValueError("iterations must be >= 1")
@@ -287,6 +316,10 @@ class MCTSAgent:
             raise ValueError("worlds_per_determinization must be >= 1")
         if rollout_epsilon is not None and not 0.0 <= rollout_epsilon <= 1.0:
             raise ValueError("rollout_epsilon must be between 0 and 1")
+        if action_iterations is not None and action_iterations < 1:
+            raise ValueError("action_iterations must be >= 1")
+        if quiet_limit < 0:
+            raise ValueError("quiet_limit must be >= 0")
         if prior_visits < 0:
             raise ValueError("prior_visits must be >= 0")
         if not exploration >= 0.0:
@@ -299,6 +332,9 @@ class MCTSAgent:
         self.relative = relative
         self.prior_visits = prior_visits
         self.exploration = exploration
+        self.early_stop = early_stop
+        self.quiet_limit = quiet_limit
+        self.action_iterations = action_iterations
         self.rng = random.Random(seed)
         self.name = mcts_spec(**self.settings())
         #: Iterations run by the last ``choose`` and its tree (for benchmarks and tests).
@@ -318,22 +354,48 @@ class MCTSAgent:
             "relative": self.relative,
             "prior_visits": self.prior_visits,
             "exploration": self.exploration,
+            "early_stop": self.early_stop,
+            "quiet_limit": self.quiet_limit,
+            "action_iterations": self.action_iterations,
         }
 
     def choose(self, game: GameLike) -> str:
         decision = pending_decision(game)
         if len(decision.options) == 1:
             return decision.options[0].id
-        return self.pick(decision.ids, self.root_visits(game))
+        visits = self.root_visits(game)
+        means = self.root_means() if self.prior_visits else None
+        return self.pick(decision.ids, visits, means)
 
-    def pick(self, legal: Sequence[str], visits: Mapping[str, int]) -> str:
-        """The most visited legal option (ties broken by this agent's random stream; no
-        visits at all: any legal option)."""
+    def pick(
+        self,
+        legal: Sequence[str],
+        visits: Mapping[str, int],
+        means: Mapping[str, float] | None = None,
+    ) -> str:
+        """The most visited legal option; ties go to the higher of ``means`` when given,
+        then to this agent's random stream (no visits at all: any legal option)."""
         ranked = [(count, oid) for oid, count in visits.items() if oid in set(legal)]
         if not ranked:  # every determinization offered other options: nothing to learn
             return self.rng.choice(list(legal))
         most = max(count for count, _ in ranked)
-        return self.rng.choice(sorted(oid for count, oid in ranked if count == most))
+        tied = sorted(oid for count, oid in ranked if count == most)
+        if means is not None and len(tied) > 1:
+            best = max(means[oid] for oid in tied)
+            tied = [oid for oid in tied if means[oid] == best]
+        return self.rng.choice(tied)
+
+    def root_means(self) -> dict[str, float]:
+        """Each root option's mean reward in the last search, its prior counted as
+        ``prior_visits`` visits (how UCB saw it last); with priors, :meth:`choose` breaks
+        ties in visits with it, which a budget of a few visits an option makes common."""
+        root = self.last_root
+        assert root is not None, "root_means needs a search first"
+        virtual = self.prior_visits
+        return {
+            oid: (child.reward + virtual * child.prior) / max(child.visits + virtual, 1)
+            for oid, child in root.children.items()
+        }
 
     def root_visits(self, game: GameLike) -> dict[str, int]:
         """Search from ``game``'s pending decision and give how often each root option
@@ -341,13 +403,16 @@ class MCTSAgent:
         decision = pending_decision(game)
         if len(decision.options) == 1:
             return {decision.options[0].id: 1}
-        seat = decision.seat
+        seat, ids = decision.seat, decision.ids
+        budget = self.iterations
+        if self.action_iterations is not None and decision.kind == QUIET_KIND:
+            budget = self.action_iterations
         root = _Node()
         deadline = None if self.time_budget is None else time.perf_counter() + self.time_budget
         done = 0
         dealt: GameLike | None = None
         while True:
-            if self.iterations is not None and done >= self.iterations:
+            if budget is not None and done >= budget:
                 break
             if deadline is not None and done > 0 and time.perf_counter() >= deadline:
                 break
@@ -361,6 +426,9 @@ class MCTSAgent:
                 world = dealt.clone()
             self._iterate(root, world)
             done += 1
+            left = None if budget is None else budget - done
+            if self.early_stop and left is not None and _settled(root, len(ids), left):
+                break
         self.last_iterations = done
         self.last_root = root
         return {oid: child.visits for oid, child in root.children.items()}
@@ -451,12 +519,19 @@ class MCTSAgent:
         return [world.evaluate(s) / scale for s in range(world.num_players)]
 
     def _rollout(self, world: GameLike, start: Sequence[float] | None = None) -> list[float]:
-        """Random (or evaluation-guided) moves to the end or the depth cap; the reward of
-        every seat (a cut-off one measured from ``start`` when given)."""
+        """Random (or evaluation-guided) moves to the end or the depth cap (then, with a
+        ``quiet_limit``, random moves to the next menu of actions); the reward of every
+        seat (a cut-off one measured from ``start`` when given)."""
         steps = 0
         rng = self.rng
         epsilon = self.rollout_epsilon
-        while world.result is None and steps < self.rollout_depth:
+        while world.result is None:
+            if steps >= self.rollout_depth:
+                if steps >= self.rollout_depth + self.quiet_limit or _quiet(world):
+                    break
+                world.choose(rng.choice(pending_ids(world)[1]))  # finishing an action
+                steps += 1
+                continue
             seat, ids = pending_ids(world)
             # the random stream is drawn exactly as before when rollouts are not guided
             if epsilon is not None and len(ids) > 1 and rng.random() >= epsilon:
@@ -494,6 +569,22 @@ class MCTSAgent:
         return best[0] if len(best) == 1 else self.rng.choice(best)
 
 
+def _quiet(world: GameLike) -> bool:
+    """Whether ``world`` waits for a phase's menu of actions (a decision of kind
+    ``action``), not for a step inside an action's resolution."""
+    decision = world.decision
+    return decision is None or decision.kind == QUIET_KIND
+
+
+def _settled(root: _Node, options: int, remaining: int) -> bool:
+    """Whether the most visited of ``options`` root options leads the second by more than
+    ``remaining`` iterations (an option not tried yet has 0 visits): no outcome of the
+    rest of the budget can change which option is the most visited."""
+    visits = sorted((child.visits for child in root.children.values()), reverse=True)
+    visits += [0] * max(0, options - len(visits))
+    return len(visits) > 1 and visits[0] - visits[1] > remaining
+
+
 def mcts_spec(
     iterations: int | None,
     time_budget: float | None,
@@ -503,6 +594,9 @@ def mcts_spec(
     relative: bool = False,
     prior_visits: int = 0,
     exploration: float = DEFAULT_EXPLORATION,
+    early_stop: bool = False,
+    quiet_limit: int = 0,
+    action_iterations: int | None = None,
 ) -> str:
     """The canonical spec of an MCTS configuration (defaults left out), which
     :func:`make_agent` reads back.
@@ -511,8 +605,10 @@ def mcts_spec(
     ('mcts:200', 'mcts:1s/d40', 'mcts:500/2s/w4')
     >>> mcts_spec(50, None, 4, 1, 0.1), mcts_spec(50, None, 4, 1, None, True)
     ('mcts:50/d4/g0.1', 'mcts:50/d4/r')
-    >>> mcts_spec(16, None, 4, 1, 0.1, True, prior_visits=3, exploration=0.5)
-    'mcts:16/d4/g0.1/r/h3/c0.5'
+    >>> mcts_spec(16, None, 4, 1, 0.1, True, prior_visits=3, exploration=0.5, early_stop=True)
+    'mcts:16/d4/g0.1/r/h3/c0.5/e'
+    >>> mcts_spec(16, None, 4, quiet_limit=40, action_iterations=48)
+    'mcts:16/d4/q40/a48'
     """
     parts = []
     if iterations is not None:
@@ -531,6 +627,12 @@ def mcts_spec(
         parts.append(f"h{prior_visits}")
     if exploration != DEFAULT_EXPLORATION:
         parts.append(f"c{exploration:g}")
+    if early_stop:
+        parts.append("e")
+    if quiet_limit:
+        parts.append(f"q{quiet_limit}")
+    if action_iterations is not None:
+        parts.append(f"a{action_iterations}")
     return "mcts:" + "/".join(parts)
 
 
@@ -543,7 +645,11 @@ def parse_mcts_spec(spec: str, seed: int) -> Agent:
     :data:`DEFAULT_ROLLOUT_EPSILON`) or ``r`` (a cut-off rollout scores the change of the
     evaluation since the iteration's start) or ``hN`` (each option of a tree node starts
     with the reward one step after it, worth ``N`` visits) or ``cX`` (UCB1's exploration
-    constant, default ``sqrt(2)``).  Iterations and seconds together stop at
+    constant, default ``sqrt(2)``) or ``e`` (stop once the most visited option cannot be
+    overtaken by the iterations left) or ``q`` / ``qN`` (a rollout past its depth plays on
+    at random to the next menu of actions, at most ``N`` decisions, default
+    :data:`DEFAULT_QUIET_LIMIT`) or ``aN`` (``N`` iterations at a menu of actions).
+    Iterations and seconds together stop at
     whichever comes first; seconds alone mean no iteration cap; neither means
     :data:`DEFAULT_ITERATIONS`.
 
@@ -557,9 +663,9 @@ def parse_mcts_spec(spec: str, seed: int) -> Agent:
     (0.25, 'mcts:50/d4/g0.25', 'mcts:50/g0.1')
     >>> parse_mcts_spec("mcts:r/40/d4", 0).name
     'mcts:40/d4/r'
-    >>> h = parse_mcts_spec("mcts:16/d4/g/r/h3/c0.5", 0)
-    >>> (h.prior_visits, h.exploration, h.name)
-    (3, 0.5, 'mcts:16/d4/g0.1/r/h3/c0.5')
+    >>> h = parse_mcts_spec("mcts:16/d4/g/r/h3/c0.5/e", 0)
+    >>> (h.prior_visits, h.exploration, h.early_stop, h.name)
+    (3, 0.5, True, 'mcts:16/d4/g0.1/r/h3/c0.5/e')
     """
     text = spec.strip().lower()
     if text != "mcts" and not text.startswith("mcts:"):
@@ -573,6 +679,9 @@ def parse_mcts_spec(spec: str, seed: int) -> Agent:
     relative = False
     prior_visits = 0
     exploration = DEFAULT_EXPLORATION
+    early_stop = False
+    quiet_limit = 0
+    action_iterations: int | None = None
     body = text[len("mcts:") :] if text.startswith("mcts:") else ""
     if text.startswith("mcts:") and not body:
         raise ValueError(f"bad agent budget in {spec!r}: nothing after 'mcts:'")
@@ -586,6 +695,12 @@ def parse_mcts_spec(spec: str, seed: int) -> Agent:
                 processes = int(part[1:])
             elif part == "r":
                 relative = True
+            elif part == "e":
+                early_stop = True
+            elif part.startswith("a"):
+                action_iterations = int(part[1:])
+            elif part.startswith("q"):
+                quiet_limit = int(part[1:]) if part[1:] else DEFAULT_QUIET_LIMIT
             elif part.startswith("h"):
                 prior_visits = int(part[1:])
             elif part.startswith("c"):
@@ -608,6 +723,9 @@ def parse_mcts_spec(spec: str, seed: int) -> Agent:
             relative=relative,
             prior_visits=prior_visits,
             exploration=exploration,
+            early_stop=early_stop,
+            quiet_limit=quiet_limit,
+            action_iterations=action_iterations,
         )
         if processes == 1:
             return agent
@@ -623,7 +741,9 @@ def make_agent(spec: str, seed: int) -> Agent:
     ``mcts:500`` (iterations), ``mcts:2s`` / ``mcts:0.5s`` (seconds per decision), with
     optional ``/dN`` (rollout depth, default 30), ``/wN`` (iterations per
     determinization), ``/pN`` (processes), ``/g`` (rollouts guided by the evaluation),
-    ``/r`` (relative rewards), ``/hN`` (priors from the evaluation) and ``/cX`` (exploration),
+    ``/r`` (relative rewards), ``/hN`` (priors from the evaluation), ``/cX`` (exploration)
+    ``/e`` (early stop), ``/qN`` (quiet cut-offs) and ``/aN`` (iterations at a menu of
+    actions),
     e.g. ``mcts:200/d40`` or ``mcts:400/1s`` (whichever comes first); see
     :func:`parse_mcts_spec`.
 
