@@ -47,7 +47,7 @@ def test_the_bots_evaluation_pulls_towards_the_next_plot_location(ruleset: Any) 
     game = ruleset.new_game(players=1, seed=5)
     while game.decision is not None and game.decision.kind != "action":
         game.choose(game.decision.options[0].id)
-    assert game.evaluation_scale == 5  # the evaluation: tests/agents/test_knights_evaluation.py
+    assert game.evaluation_scale == 25  # the evaluation: tests/agents/test_knights_evaluation.py
     assert game.evaluate_expr("here(you)", 0) == "s:4,2"
     assert game.evaluate_expr("part_gap(you, broken_dam)", 0) == 12
     assert game.evaluate_expr("count(path(here(you), first(broken_dam).space))", 0) == 7
