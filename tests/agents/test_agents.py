@@ -782,6 +782,11 @@ class Toll:
         self.score = 0
 
     @property
+    def round(self) -> int:
+        """A round is a turn here (``round_end`` reads it)."""
+        return self.turn + 1
+
+    @property
     def decision(self) -> Decision | None:
         if self.result is not None:
             return None
@@ -876,3 +881,24 @@ def test_a_menu_of_actions_gets_its_own_budget() -> None:
     assert MCTSAgent(0, 4).action_iterations is None
     with pytest.raises(ValueError, match="bad agent budget"):
         make_agent("mcts:4/a0", 0)
+
+
+def test_round_end_rollouts_stop_where_the_next_round_begins() -> None:
+    """``/t``: every leaf is scored as the round after the searched one begins: a drive
+    started in round 1 is played to its toll (round 2 begins after it); a rest starts
+    round 2 at once, so its rollout stops before any move."""
+    agent = make_agent("mcts:2/d40/t", 0)
+    assert isinstance(agent, MCTSAgent) and agent.round_end and agent.name == "mcts:2/d40/t"
+    agent.choose(Toll())  # two iterations: one for each option
+    assert agent.last_root is not None
+    drive, rest = agent.last_root.children["drive"], agent.last_root.children["rest"]
+    assert drive.reward == pytest.approx(1 / 12)  # squash(-5): the toll is in
+    assert rest.reward == pytest.approx(0.5)  # squash(0): nothing played after the rest
+    world = Toll()
+    world.choose("drive")
+    agent._rollout(world, None, end_round=2)
+    assert (world.round, world.score) == (2, -5)
+    far = Toll()
+    far.choose("drive")
+    MCTSAgent(0, 1, rollout_depth=40)._rollout(far)  # without it: 40 decisions
+    assert far.round > 2

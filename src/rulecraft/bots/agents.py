@@ -69,6 +69,7 @@ KNOWN_SPECS = (
     "mcts:<budget>/e",
     "mcts:<budget>/q[<extra decisions>]",
     "mcts:<budget>/a<iterations at a menu of actions>",
+    "mcts:<budget>/t",
 )
 
 #: The kind of decision a quiet cut-off waits for: a phase's menu of actions (docs/api.md).
@@ -277,7 +278,12 @@ class MCTSAgent:
     ``action_iterations`` (``/aN``) is the iteration budget at a phase's menu of actions
     (a decision of kind ``action``), where a turn's course is chosen, in place of
     ``iterations``; the many small decisions inside an action (each space of a route, each
-    die to re-roll) keep ``iterations``.
+    die to re-roll) keep ``iterations``.  With ``round_end`` (``/t``) a rollout also stops
+    when the round after the searched position's begins (for games that count rounds):
+    every leaf of the search is then scored at the same moment of the game, whatever
+    options led there and however many decisions they took, so a term of the evaluation
+    that changes when a round begins (a clock) weighs alike on all of them; the depth
+    stays a cap.
 
     Decisions with a single option are played through without a tree node and without
     spending an iteration.  ``worlds_per_determinization = k`` deals one determinization
@@ -303,6 +309,7 @@ class MCTSAgent:
         early_stop: bool = False,
         quiet_limit: int = 0,
         action_iterations: int | None = None,
+        round_end: bool = False,
     ) -> None:
         if iterations is not None and iterations < 1:
             raise ValueError("iterations must be >= 1")
@@ -335,6 +342,7 @@ class MCTSAgent:
         self.early_stop = early_stop
         self.quiet_limit = quiet_limit
         self.action_iterations = action_iterations
+        self.round_end = round_end
         self.rng = random.Random(seed)
         self.name = mcts_spec(**self.settings())
         #: Iterations run by the last ``choose`` and its tree (for benchmarks and tests).
@@ -357,6 +365,7 @@ class MCTSAgent:
             "early_stop": self.early_stop,
             "quiet_limit": self.quiet_limit,
             "action_iterations": self.action_iterations,
+            "round_end": self.round_end,
         }
 
     def choose(self, game: GameLike) -> str:
@@ -438,6 +447,8 @@ class MCTSAgent:
         path: list[tuple[_Node, int]] = []  # (edge taken, seat that took it)
         node = root
         start = self._start_scores(world)
+        now = game_rounds(world) if self.round_end else None
+        end_round = None if now is None else now + 1
         while world.result is None:
             seat, ids = pending_ids(world)
             if len(ids) == 1:
@@ -466,7 +477,7 @@ class MCTSAgent:
             world.choose(oid)
             if node.visits == 0:  # with priors, the first visit of an option expands it
                 break
-        rewards = self._rollout(world, start)
+        rewards = self._rollout(world, start, end_round)
         for edge, chooser in path:
             edge.visits += 1
             edge.reward += rewards[chooser]
@@ -518,14 +529,22 @@ class MCTSAgent:
         scale = float(getattr(world, "evaluation_scale", 1.0))
         return [world.evaluate(s) / scale for s in range(world.num_players)]
 
-    def _rollout(self, world: GameLike, start: Sequence[float] | None = None) -> list[float]:
-        """Random (or evaluation-guided) moves to the end or the depth cap (then, with a
-        ``quiet_limit``, random moves to the next menu of actions); the reward of every
-        seat (a cut-off one measured from ``start`` when given)."""
+    def _rollout(
+        self,
+        world: GameLike,
+        start: Sequence[float] | None = None,
+        end_round: int | None = None,
+    ) -> list[float]:
+        """Random (or evaluation-guided) moves to the end, the depth cap (then, with a
+        ``quiet_limit``, random moves to the next menu of actions) or the start of round
+        ``end_round``; the reward of every seat (a cut-off one measured from ``start`` when
+        given)."""
         steps = 0
         rng = self.rng
         epsilon = self.rollout_epsilon
         while world.result is None:
+            if end_round is not None and (game_rounds(world) or 0) >= end_round:
+                break
             if steps >= self.rollout_depth:
                 if steps >= self.rollout_depth + self.quiet_limit or _quiet(world):
                     break
@@ -597,6 +616,7 @@ def mcts_spec(
     early_stop: bool = False,
     quiet_limit: int = 0,
     action_iterations: int | None = None,
+    round_end: bool = False,
 ) -> str:
     """The canonical spec of an MCTS configuration (defaults left out), which
     :func:`make_agent` reads back.
@@ -607,8 +627,8 @@ def mcts_spec(
     ('mcts:50/d4/g0.1', 'mcts:50/d4/r')
     >>> mcts_spec(16, None, 4, 1, 0.1, True, prior_visits=3, exploration=0.5, early_stop=True)
     'mcts:16/d4/g0.1/r/h3/c0.5/e'
-    >>> mcts_spec(16, None, 4, quiet_limit=40, action_iterations=48)
-    'mcts:16/d4/q40/a48'
+    >>> mcts_spec(16, None, 40, quiet_limit=40, action_iterations=48, round_end=True)
+    'mcts:16/d40/q40/a48/t'
     """
     parts = []
     if iterations is not None:
@@ -633,6 +653,8 @@ def mcts_spec(
         parts.append(f"q{quiet_limit}")
     if action_iterations is not None:
         parts.append(f"a{action_iterations}")
+    if round_end:
+        parts.append("t")
     return "mcts:" + "/".join(parts)
 
 
@@ -648,7 +670,8 @@ def parse_mcts_spec(spec: str, seed: int) -> Agent:
     constant, default ``sqrt(2)``) or ``e`` (stop once the most visited option cannot be
     overtaken by the iterations left) or ``q`` / ``qN`` (a rollout past its depth plays on
     at random to the next menu of actions, at most ``N`` decisions, default
-    :data:`DEFAULT_QUIET_LIMIT`) or ``aN`` (``N`` iterations at a menu of actions).
+    :data:`DEFAULT_QUIET_LIMIT`) or ``aN`` (``N`` iterations at a menu of actions) or
+    ``t`` (a rollout stops where the next round begins).
     Iterations and seconds together stop at
     whichever comes first; seconds alone mean no iteration cap; neither means
     :data:`DEFAULT_ITERATIONS`.
@@ -682,6 +705,7 @@ def parse_mcts_spec(spec: str, seed: int) -> Agent:
     early_stop = False
     quiet_limit = 0
     action_iterations: int | None = None
+    round_end = False
     body = text[len("mcts:") :] if text.startswith("mcts:") else ""
     if text.startswith("mcts:") and not body:
         raise ValueError(f"bad agent budget in {spec!r}: nothing after 'mcts:'")
@@ -697,6 +721,8 @@ def parse_mcts_spec(spec: str, seed: int) -> Agent:
                 relative = True
             elif part == "e":
                 early_stop = True
+            elif part == "t":
+                round_end = True
             elif part.startswith("a"):
                 action_iterations = int(part[1:])
             elif part.startswith("q"):
@@ -726,6 +752,7 @@ def parse_mcts_spec(spec: str, seed: int) -> Agent:
             early_stop=early_stop,
             quiet_limit=quiet_limit,
             action_iterations=action_iterations,
+            round_end=round_end,
         )
         if processes == 1:
             return agent
@@ -742,8 +769,8 @@ def make_agent(spec: str, seed: int) -> Agent:
     optional ``/dN`` (rollout depth, default 30), ``/wN`` (iterations per
     determinization), ``/pN`` (processes), ``/g`` (rollouts guided by the evaluation),
     ``/r`` (relative rewards), ``/hN`` (priors from the evaluation), ``/cX`` (exploration)
-    ``/e`` (early stop), ``/qN`` (quiet cut-offs) and ``/aN`` (iterations at a menu of
-    actions),
+    ``/e`` (early stop), ``/qN`` (quiet cut-offs), ``/aN`` (iterations at a menu of
+    actions) and ``/t`` (rollouts to the round's end),
     e.g. ``mcts:200/d40`` or ``mcts:400/1s`` (whichever comes first); see
     :func:`parse_mcts_spec`.
 
