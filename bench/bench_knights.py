@@ -48,7 +48,7 @@ BASELINE = ROOT / "bench" / "baseline" / "knights.json"
 RULESET = ROOT / "rulesets" / "waste_knights"
 #: The bot measured by default: the budget that keeps a solo game within the issue's 60 s
 #: of one core (docs/bots.md, "Waste Knights").
-DEFAULT_SPEC = "mcts:16/d4/g/r"
+DEFAULT_SPEC = "mcts:10/d40/g/r/h4/e/a24/t"
 CPU_LIMIT_S = 60.0  # the bound on one core's seconds per game
 ENDINGS = {"[32]": "rain (won)", "[60]": "time track", "[61]": "Cerbero alarm"}
 
