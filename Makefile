@@ -50,12 +50,15 @@ bench: $(STAMP)
 # which stays the default and the fallback. Run anything on it with
 # PYTHONPATH=build/compiled/src (docs/architecture.md, "Speed"). `make compiled-check`
 # builds it and checks it plays the same games (the record hashes) with those modules compiled.
+# The modules are pyproject.toml's build-hook list (a test keeps the two equal): not decision,
+# game or rng, whose frozen records users copy and pickle (compiled, they could not be).
 COMPILED      := build/compiled
-MYPYC_MODULES := engine instructions builtins ids values state
+MYPYC_MODULES := runtime.engine runtime.instructions runtime.builtins runtime.ids \
+                 runtime.values runtime.state runtime.program runtime.map runtime.plan
 compiled: $(STAMP)
 	rm -rf $(COMPILED) && mkdir -p $(COMPILED)
 	cp -r src $(COMPILED)/src && ln -s ../../rulesets $(COMPILED)/rulesets
-	cd $(COMPILED)/src && $(CURDIR)/$(BIN)/mypyc $(foreach m,$(MYPYC_MODULES),rulecraft/runtime/$(m).py) > ../mypyc.log
+	cd $(COMPILED)/src && $(CURDIR)/$(BIN)/mypyc $(foreach m,$(MYPYC_MODULES),rulecraft/$(subst .,/,$(m)).py) > ../mypyc.log
 
 compiled-check: compiled
 	PYTHONPATH=$(COMPILED)/src $(BIN)/python -c "import rulecraft.runtime.engine as e; \

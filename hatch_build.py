@@ -39,13 +39,14 @@ class CompileFailed(Exception):
 
 
 def compile_modules(src: Path, modules: list[str], into: Path) -> dict[Path, str]:
-    """Compile ``rulecraft/runtime/<module>.py`` of each of ``modules`` from a copy of
-    ``src`` made in ``into``; the built extensions, each with its path inside the wheel.
+    """Compile each of ``modules`` (dotted names under ``rulecraft``: ``runtime.engine``)
+    from a copy of ``src`` made in ``into``; the built extensions, each with its path
+    inside the wheel.
 
     Raises :class:`CompileFailed` when mypyc or the C compiler fails."""
     shutil.copytree(src / "rulecraft", into / "rulecraft", ignore=shutil.ignore_patterns("*.pyc"))
     (into / "mypy.ini").write_text(MYPY_CONFIG, encoding="utf-8")
-    sources = [f"rulecraft/runtime/{m}.py" for m in modules]
+    sources = [module_path(m) for m in modules]
     try:
         done = subprocess.run(
             [sys.executable, "-m", "mypyc", *sources],
@@ -64,13 +65,19 @@ def compile_modules(src: Path, modules: list[str], into: Path) -> dict[Path, str
         if shared.is_file():
             built[shared] = shared.name
     for module in modules:
-        found = sorted((into / "rulecraft" / "runtime").glob(f"{module}.*.so")) + sorted(
-            (into / "rulecraft" / "runtime").glob(f"{module}.*.pyd")
+        source = Path(module_path(module))
+        found = sorted((into / source.parent).glob(f"{source.stem}.*.so")) + sorted(
+            (into / source.parent).glob(f"{source.stem}.*.pyd")
         )
         if not found:
-            raise CompileFailed(f"mypyc built no extension for rulecraft.runtime.{module}")
-        built[found[0]] = f"rulecraft/runtime/{found[0].name}"
+            raise CompileFailed(f"mypyc built no extension for rulecraft.{module}")
+        built[found[0]] = (source.parent / found[0].name).as_posix()
     return built
+
+
+def module_path(module: str) -> str:
+    """``runtime.engine`` -> ``rulecraft/runtime/engine.py``."""
+    return "rulecraft/" + module.replace(".", "/") + ".py"
 
 
 class CompiledRuntimeHook(BuildHookInterface):  # type: ignore[type-arg]
