@@ -20,4 +20,15 @@ def machine() -> dict[str, Any]:
         "platform": platform.platform(),
         "date": datetime.datetime.now(datetime.UTC).isoformat(timespec="seconds"),
         "load_average_1m": round(os.getloadavg()[0], 2),
+        "engine": engine_build(),
     }
+
+
+def engine_build() -> str:
+    """Which runtime the numbers are of: the mypyc-compiled one (``make compiled``, an
+    installed wheel) or the pure-Python one."""
+    try:
+        import rulecraft.runtime.engine as engine
+    except ImportError:
+        return "unknown"
+    return "pure Python" if str(engine.__file__).endswith(".py") else "compiled (mypyc)"
