@@ -693,67 +693,17 @@ def parse_mcts_spec(spec: str, seed: int) -> Agent:
     text = spec.strip().lower()
     if text != "mcts" and not text.startswith("mcts:"):
         raise ValueError(f"not an mcts spec: {spec!r}")
-    iterations: int | None = None
-    seconds: float | None = None
-    depth = DEFAULT_ROLLOUT_DEPTH
-    worlds = 1
-    processes = 1
-    epsilon: float | None = None
-    relative = False
-    prior_visits = 0
-    exploration = DEFAULT_EXPLORATION
-    early_stop = False
-    quiet_limit = 0
-    action_iterations: int | None = None
-    round_end = False
     body = text[len("mcts:") :] if text.startswith("mcts:") else ""
     if text.startswith("mcts:") and not body:
         raise ValueError(f"bad agent budget in {spec!r}: nothing after 'mcts:'")
+    settings: dict[str, Any] = {}
     try:
         for part in body.split("/") if body else []:
-            if part.startswith("d"):
-                depth = int(part[1:])
-            elif part.startswith("w"):
-                worlds = int(part[1:])
-            elif part.startswith("p"):
-                processes = int(part[1:])
-            elif part == "r":
-                relative = True
-            elif part == "e":
-                early_stop = True
-            elif part == "t":
-                round_end = True
-            elif part.startswith("a"):
-                action_iterations = int(part[1:])
-            elif part.startswith("q"):
-                quiet_limit = int(part[1:]) if part[1:] else DEFAULT_QUIET_LIMIT
-            elif part.startswith("h"):
-                prior_visits = int(part[1:])
-            elif part.startswith("c"):
-                exploration = float(part[1:])
-            elif part.startswith("g"):
-                epsilon = float(part[1:]) if part[1:] else DEFAULT_ROLLOUT_EPSILON
-            elif part.endswith("s"):
-                seconds = float(part[:-1])
-            else:
-                iterations = int(part)
-        if iterations is None and seconds is None:
-            iterations = DEFAULT_ITERATIONS
-        agent = MCTSAgent(
-            seed,
-            iterations=iterations,
-            time_budget=seconds,
-            rollout_depth=depth,
-            worlds_per_determinization=worlds,
-            rollout_epsilon=epsilon,
-            relative=relative,
-            prior_visits=prior_visits,
-            exploration=exploration,
-            early_stop=early_stop,
-            quiet_limit=quiet_limit,
-            action_iterations=action_iterations,
-            round_end=round_end,
-        )
+            _read_spec_part(part, settings)
+        processes = settings.pop("processes", 1)
+        # seconds alone mean no iteration cap
+        settings.setdefault("iterations", None if "time_budget" in settings else DEFAULT_ITERATIONS)
+        agent = MCTSAgent(seed, **settings)
         if processes == 1:
             return agent
         from rulecraft.bots.root_parallel import RootParallelMCTS
@@ -761,6 +711,45 @@ def parse_mcts_spec(spec: str, seed: int) -> Agent:
         return RootParallelMCTS(agent, processes)
     except ValueError as exc:
         raise ValueError(f"bad agent budget in {spec!r}: {exc}") from None
+
+
+#: Spec parts that are a letter and a number: what the number sets (an argument of
+#: :class:`MCTSAgent`, or the processes of :class:`RootParallelMCTS`) and its type.
+_NUMBERED_PARTS: dict[str, tuple[str, Callable[[str], Any]]] = {
+    "d": ("rollout_depth", int),
+    "w": ("worlds_per_determinization", int),
+    "p": ("processes", int),
+    "a": ("action_iterations", int),
+    "h": ("prior_visits", int),
+    "c": ("exploration", float),
+}
+
+#: Spec parts whose number may be left out: what they set, its type and the default.
+_OPTIONAL_NUMBER_PARTS: dict[str, tuple[str, Callable[[str], Any], Any]] = {
+    "g": ("rollout_epsilon", float, DEFAULT_ROLLOUT_EPSILON),
+    "q": ("quiet_limit", int, DEFAULT_QUIET_LIMIT),
+}
+
+#: Spec parts that are a letter alone: the switch of :class:`MCTSAgent` they turn on.
+_SWITCH_PARTS = {"r": "relative", "e": "early_stop", "t": "round_end"}
+
+
+def _read_spec_part(part: str, settings: dict[str, Any]) -> None:
+    """Put what one ``/``-separated part of an mcts spec sets into ``settings``
+    (``ValueError`` when it is not a number where one is due)."""
+    letter, number = part[:1], part[1:]
+    if part in _SWITCH_PARTS:
+        settings[_SWITCH_PARTS[part]] = True
+    elif letter in _NUMBERED_PARTS:
+        name, kind = _NUMBERED_PARTS[letter]
+        settings[name] = kind(number)
+    elif letter in _OPTIONAL_NUMBER_PARTS:
+        name, kind, default = _OPTIONAL_NUMBER_PARTS[letter]
+        settings[name] = kind(number) if number else default
+    elif part.endswith("s"):
+        settings["time_budget"] = float(part[:-1])
+    else:
+        settings["iterations"] = int(part)
 
 
 def make_agent(spec: str, seed: int) -> Agent:
