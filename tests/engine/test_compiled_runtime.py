@@ -139,6 +139,19 @@ def test_a_compiled_wheel_carries_the_extensions_and_an_editable_install_none(
     assert calls == [] and data == {"force_include": {}, "pure_python": True}
 
 
+def _check_plays_the_same_games(package_root: Path, cwd: Path) -> None:
+    """Run :data:`CHECK` in a fresh Python importing rulecraft from ``package_root``."""
+    ran = subprocess.run(
+        [sys.executable, "-c", CHECK.format(tests=str(ROOT / "tests" / "engine"))],
+        env={**os.environ, "PYTHONPATH": str(package_root)},
+        capture_output=True,
+        text=True,
+        check=False,
+        cwd=cwd,
+    )
+    assert ran.returncode == 0 and "same games" in ran.stdout, ran.stdout + ran.stderr[-3000:]
+
+
 def _build_wheel(into: Path) -> Path:
     from hatchling.builders.wheel import WheelBuilder
 
@@ -163,16 +176,7 @@ def test_the_installed_wheel_runs_the_compiled_runtime_and_the_same_games(
         stem = "rulecraft/" + module.replace(".", "/")
         assert any(n.startswith(f"{stem}.") and n.endswith(".so") for n in names), module
         assert f"{stem}.py" in names  # the source ships beside it
-    env = {**os.environ, "PYTHONPATH": str(unpacked)}
-    ran = subprocess.run(
-        [sys.executable, "-c", CHECK.format(tests=str(ROOT / "tests" / "engine"))],
-        env=env,
-        capture_output=True,
-        text=True,
-        check=False,
-        cwd=tmp_path,
-    )
-    assert ran.returncode == 0 and "same games" in ran.stdout, ran.stdout + ran.stderr[-3000:]
+    _check_plays_the_same_games(unpacked, tmp_path)
 
 
 @pytest.mark.slow
@@ -204,12 +208,4 @@ def test_the_dev_trees_compiled_copy_plays_the_same_games(tmp_path: Path) -> Non
         check=False,
     )
     assert built.returncode == 0, built.stdout[-3000:] + built.stderr[-3000:]
-    env = {**os.environ, "PYTHONPATH": str(src)}
-    ran = subprocess.run(
-        [sys.executable, "-c", CHECK.format(tests=str(ROOT / "tests" / "engine"))],
-        env=env,
-        capture_output=True,
-        text=True,
-        check=False,
-    )
-    assert ran.returncode == 0 and "same games" in ran.stdout, ran.stdout + ran.stderr[-3000:]
+    _check_plays_the_same_games(src, tmp_path)
