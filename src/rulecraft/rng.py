@@ -64,9 +64,36 @@ def randbelow(rng: Rng, n: int) -> tuple[int, Rng]:
 
 
 def shuffled(rng: Rng, items: Sequence[T]) -> tuple[list[T], Rng]:
-    """A Fisher-Yates shuffled copy of ``items`` and the advanced stream."""
+    """A Fisher-Yates shuffled copy of ``items`` and the advanced stream.
+
+    It draws the same numbers as calling :func:`randbelow` for each step, written out in
+    one loop (no ``Rng`` per step): bots re-deal every hidden card of a game at each search
+    iteration (``Game.determinize``), and the calls were a tenth of a search's time.
+
+    >>> items = list(range(10))
+    >>> out, rng = shuffled(Rng(7), items)
+    >>> expected, step = list(items), Rng(7)
+    >>> for i in range(9, 0, -1):
+    ...     j, step = randbelow(step, i + 1)
+    ...     expected[i], expected[j] = expected[j], expected[i]
+    >>> (out, rng) == (expected, step)
+    True
+    """
     out = list(items)
+    seed, counter = rng.seed, rng.counter
+    base = (seed * _GOLDEN) & _MASK
     for i in range(len(out) - 1, 0, -1):
-        j, rng = randbelow(rng, i + 1)
+        n = i + 1
+        threshold = (-n & _MASK) % n
+        while True:
+            # u64_at(seed, counter) and mix64 in place
+            z = (base + (counter + 1) * _GOLDEN) & _MASK
+            z = ((z ^ (z >> 30)) * 0xBF58476D1CE4E5B9) & _MASK
+            z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & _MASK
+            m = (z ^ (z >> 31)) * n
+            counter += 1
+            if (m & _MASK) >= threshold:
+                break
+        j = m >> 64
         out[i], out[j] = out[j], out[i]
-    return out, rng
+    return out, Rng(seed, counter)

@@ -618,21 +618,30 @@ class Game:
             if not E.visible_to(ctx, cid, seat):
                 hidden.setdefault(self.program.defs[comp["d"]].kind, []).append(cid)
         rng = Rng(seed & ((1 << 64) - 1), 0)
+        comps, zones = st["comps"], st["zones"]
+        # Where each hidden card lies, one pass over each zone holding some: a card's index
+        # looked up in its pile would cost a scan of the deck for every card in it.  A
+        # group's re-deal moves only that group's cards, so the indexes stay true.
+        index_in: dict[str, dict[str, int]] = {}
         for group in hidden.values():
             if len(group) < 2:
                 continue
-            places = [
-                (st["comps"][c]["z"], st["zones"][st["comps"][c]["z"]].index(c)) for c in group
-            ]
+            places = []
+            for c in group:
+                zone = comps[c]["z"]
+                where = index_in.get(zone)
+                if where is None:
+                    where = index_in[zone] = {x: i for i, x in enumerate(zones[zone])}
+                places.append((zone, where[c]))
             new_order, rng = shuffled(rng, group)
             # Everything about a place (zone, owner, face down, counters, flags) stays with
             # the place; only which card lies there changes.
-            place_state = [st["comps"][c] for c in group]
+            place_state = [comps[c] for c in group]
             for (zone, index), cid, old in zip(places, new_order, place_state, strict=True):
-                st["zones"][zone][index] = cid
+                zones[zone][index] = cid
                 moved = old.copy()
                 moved["d"] = self._st["comps"][cid]["d"]
-                st["comps"][cid] = moved
+                comps[cid] = moved
         st["rng"] = [rng.seed ^ 0x5DEECE66D, 0]
         copy._decision_cache = None
         return copy
