@@ -232,7 +232,8 @@ def test_mcts_spec_parts(
     # the name is a spec that builds the same agent
     again = make_agent(agent.name, 0)
     assert isinstance(again, MCTSAgent) and again.name == name
-    assert mcts_spec(iterations, seconds, depth, worlds) == name
+    settings = dict(iterations=iterations, time_budget=seconds, rollout_depth=depth)
+    assert mcts_spec({**settings, "worlds_per_determinization": worlds}) == name
 
 
 def test_default_rollout_depth_is_short() -> None:

@@ -20,6 +20,7 @@ same answers.  Agents are not game state; their randomness never touches the gam
 
 from __future__ import annotations
 
+import inspect
 import math
 import random
 import time
@@ -344,7 +345,7 @@ class MCTSAgent:
         self.action_iterations = action_iterations
         self.round_end = round_end
         self.rng = random.Random(seed)
-        self.name = mcts_spec(**self.settings())
+        self.name = mcts_spec(self.settings())
         #: Iterations run by the last ``choose`` and its tree (for benchmarks and tests).
         self.last_iterations = 0
         self.last_root: _Node | None = None
@@ -604,57 +605,38 @@ def _settled(root: _Node, options: int, remaining: int) -> bool:
     return len(visits) > 1 and visits[0] - visits[1] > remaining
 
 
-def mcts_spec(
-    iterations: int | None,
-    time_budget: float | None,
-    rollout_depth: int = DEFAULT_ROLLOUT_DEPTH,
-    worlds_per_determinization: int = 1,
-    rollout_epsilon: float | None = None,
-    relative: bool = False,
-    prior_visits: int = 0,
-    exploration: float = DEFAULT_EXPLORATION,
-    early_stop: bool = False,
-    quiet_limit: int = 0,
-    action_iterations: int | None = None,
-    round_end: bool = False,
-) -> str:
-    """The canonical spec of an MCTS configuration (defaults left out), which
-    :func:`make_agent` reads back.
+def mcts_spec(settings: Mapping[str, Any]) -> str:
+    """The canonical spec of an MCTS configuration (:meth:`MCTSAgent.settings`; a setting
+    left out, or at the default of :class:`MCTSAgent`, is not written), which
+    :func:`make_agent` reads back.  The parts are written by the tables that read them.
 
-    >>> mcts_spec(200, None), mcts_spec(None, 1.0, 40), mcts_spec(500, 2.0, 30, 4)
-    ('mcts:200', 'mcts:1s/d40', 'mcts:500/2s/w4')
-    >>> mcts_spec(50, None, 4, 1, 0.1), mcts_spec(50, None, 4, 1, None, True)
-    ('mcts:50/d4/g0.1', 'mcts:50/d4/r')
-    >>> mcts_spec(16, None, 4, 1, 0.1, True, prior_visits=3, exploration=0.5, early_stop=True)
+    >>> mcts_spec({"iterations": 200}), mcts_spec({"time_budget": 1.0, "rollout_depth": 40})
+    ('mcts:200', 'mcts:1s/d40')
+    >>> mcts_spec({"iterations": 500, "time_budget": 2.0, "worlds_per_determinization": 4})
+    'mcts:500/2s/w4'
+    >>> mcts_spec({"iterations": 50, "rollout_depth": 4, "rollout_epsilon": 0.1})
+    'mcts:50/d4/g0.1'
+    >>> mcts_spec(dict(iterations=16, rollout_depth=4, rollout_epsilon=0.1, relative=True,
+    ...                prior_visits=3, exploration=0.5, early_stop=True))
     'mcts:16/d4/g0.1/r/h3/c0.5/e'
-    >>> mcts_spec(16, None, 40, quiet_limit=40, action_iterations=48, round_end=True)
+    >>> mcts_spec(dict(iterations=16, rollout_depth=40, quiet_limit=40, action_iterations=48,
+    ...                round_end=True))
     'mcts:16/d40/q40/a48/t'
     """
     parts = []
-    if iterations is not None:
-        parts.append(str(iterations))
-    if time_budget is not None:
-        parts.append(f"{time_budget:g}s")
-    if rollout_depth != DEFAULT_ROLLOUT_DEPTH:
-        parts.append(f"d{rollout_depth}")
-    if worlds_per_determinization != 1:
-        parts.append(f"w{worlds_per_determinization}")
-    if rollout_epsilon is not None:
-        parts.append(f"g{rollout_epsilon:g}")
-    if relative:
-        parts.append("r")
-    if prior_visits:
-        parts.append(f"h{prior_visits}")
-    if exploration != DEFAULT_EXPLORATION:
-        parts.append(f"c{exploration:g}")
-    if early_stop:
-        parts.append("e")
-    if quiet_limit:
-        parts.append(f"q{quiet_limit}")
-    if action_iterations is not None:
-        parts.append(f"a{action_iterations}")
-    if round_end:
-        parts.append("t")
+    if settings.get("iterations") is not None:
+        parts.append(str(settings["iterations"]))
+    if settings.get("time_budget") is not None:
+        parts.append(f"{settings['time_budget']:g}s")
+    for letter in _SPEC_ORDER:
+        name = _SPEC_SETTING[letter]
+        value = settings.get(name, _AGENT_DEFAULTS[name])
+        if value == _AGENT_DEFAULTS[name]:
+            continue
+        if letter in _SWITCH_PARTS:
+            parts.append(letter)
+        else:
+            parts.append(f"{letter}{value:g}" if isinstance(value, float) else f"{letter}{value}")
     return "mcts:" + "/".join(parts)
 
 
@@ -732,6 +714,22 @@ _OPTIONAL_NUMBER_PARTS: dict[str, tuple[str, Callable[[str], Any], Any]] = {
 
 #: Spec parts that are a letter alone: the switch of :class:`MCTSAgent` they turn on.
 _SWITCH_PARTS = {"r": "relative", "e": "early_stop", "t": "round_end"}
+
+#: The order of the lettered parts in a canonical spec (:func:`mcts_spec`), and the
+#: setting of each (``p``, the processes, belongs to :class:`RootParallelMCTS`'s name).
+_SPEC_ORDER = "dwgrhceqat"
+_SPEC_SETTING: dict[str, str] = {
+    **{letter: name for letter, (name, _) in _NUMBERED_PARTS.items()},
+    **{letter: name for letter, (name, _, _) in _OPTIONAL_NUMBER_PARTS.items()},
+    **_SWITCH_PARTS,
+}
+#: The defaults of :class:`MCTSAgent`'s settings, read off its constructor (one list of
+#: them: a spec leaves out what is at its default).
+_AGENT_DEFAULTS: dict[str, Any] = {
+    name: parameter.default
+    for name, parameter in inspect.signature(MCTSAgent.__init__).parameters.items()
+    if parameter.default is not inspect.Parameter.empty
+}
 
 
 def _read_spec_part(part: str, settings: dict[str, Any]) -> None:
