@@ -287,6 +287,7 @@ def _place(mp: MapSpec, placement: tuple[str, ...]) -> MapSpec:
         zone_keys=tuple((ids.space_id(sid), coords[sid]) for sid in mp.spaces),
         placement=placement,
         placed={},
+        lines={},  # its own lines: its spaces lie elsewhere than the board's alone
     )
 
 
@@ -370,10 +371,84 @@ def space_at(ctx: Ctx, a: list[Any]) -> str | None:
 
 
 def in_a_row(ctx: Ctx, a: list[Any]) -> bool:
-    """Does player a[0] own pieces on ``a[1]`` spaces in a straight line (any direction)?"""
+    """Does player a[0] own pieces on ``a[1]`` spaces in a straight line (any direction)?
+
+    A space is the player's when one of its pieces is.  On a map of at most
+    :data:`MAX_MASKED_SPACES` spaces the player's spaces are one integer's bits, tested
+    against every line of ``n`` spaces of the map, worked out once (:func:`lines_of`);
+    a larger map walks the lines out from the player's own spaces instead."""
     mp = current_map(ctx)
     seat = int(str(a[0])[1:])
     n = int(a[1])
+    if len(mp.zone_keys) > MAX_MASKED_SPACES:
+        return _in_a_row_walking(ctx, mp, seat, n)
+    zones = ctx.st["zones"]
+    comps = ctx.st["comps"]
+    mask = 0
+    bit = 1
+    owned = 0
+    for key, _ in mp.zone_keys:
+        pile = zones.get(key)
+        if pile:
+            for cid in pile:
+                if comps[cid]["o"] == seat:
+                    mask |= bit
+                    owned += 1
+                    break
+        bit <<= 1
+    if n <= 1:
+        return owned > 0  # a line of one space (or none) is any space of the player's
+    if owned < n:
+        return False
+    # a loop, not any(): compiled (make compiled), a generator costs a call a line
+    for line in lines_of(mp, n):  # noqa: SIM110
+        if (mask & line) == line:
+            return True
+    return False
+
+
+#: The most spaces a map may have for :func:`in_a_row` to keep its lines as bit masks
+#: (each line an integer of that many bits; beyond, the lines of a big map would cost
+#: more memory than walking them).
+MAX_MASKED_SPACES = 256
+
+
+def _directions(mp: MapSpec) -> list[tuple[int, int]]:
+    """The straight lines' directions: three on a hex grid, four (with the diagonals) else."""
+    return [(1, 0), (0, 1), (1, -1)] if mp.kind == "hex" else [(1, 0), (0, 1), (1, 1), (1, -1)]
+
+
+def lines_of(mp: MapSpec, n: int) -> tuple[int, ...]:
+    """Every line of ``n`` spaces of the map in a straight line, as a bit mask over
+    ``mp.zone_keys`` (bit ``i`` for the ``i``-th space), kept with the map.
+
+    >>> from rulecraft.runtime.program import MapSpec
+    >>> coords = {f"{x}{y}": (x, y) for x in range(3) for y in range(3)}
+    >>> mp = MapSpec("square", 3, 3, tuple(coords), coords, {}, {}, {}, frozenset(),
+    ...              zone_keys=tuple((k, xy) for k, xy in coords.items()))
+    >>> len(lines_of(mp, 3)), len(lines_of(mp, 2))  # 3 rows, 3 columns, 2 diagonals
+    (8, 20)
+    """
+    found = mp.lines.get(n)
+    if found is None:
+        index = {xy: i for i, (_, xy) in enumerate(mp.zone_keys)}
+        lines = []
+        for (x, y), _ in index.items():
+            for dx, dy in _directions(mp):
+                line = 0
+                for k in range(n):
+                    i = index.get((x + dx * k, y + dy * k))
+                    if i is None:
+                        break
+                    line |= 1 << i
+                else:
+                    lines.append(line)
+        found = mp.lines[n] = tuple(lines)
+    return found
+
+
+def _in_a_row_walking(ctx: Ctx, mp: MapSpec, seat: int, n: int) -> bool:
+    """:func:`in_a_row` on a big map: from each of the player's spaces that starts a line."""
     zones = ctx.st["zones"]
     comps = ctx.st["comps"]
     owned: set[tuple[int, int]] = set()
@@ -386,7 +461,7 @@ def in_a_row(ctx: Ctx, a: list[Any]) -> bool:
                     break
     if len(owned) < n:
         return False
-    dirs = [(1, 0), (0, 1), (1, -1)] if mp.kind == "hex" else [(1, 0), (0, 1), (1, 1), (1, -1)]
+    dirs = _directions(mp)
     for x, y in owned:
         for dx, dy in dirs:
             if (x - dx, y - dy) in owned:

@@ -295,6 +295,8 @@ class MapSpec:
     placement: tuple[str, ...] = ()
     #: placed maps already built, by placement (runtime.map.current_map)
     placed: dict[tuple[str, ...], MapSpec] = field(default_factory=dict, compare=False, repr=False)
+    #: the lines of n spaces in a straight line, by n, as bit masks (runtime.map.lines_of)
+    lines: dict[int, tuple[int, ...]] = field(default_factory=dict, compare=False, repr=False)
 
 
 @dataclass(frozen=True)
