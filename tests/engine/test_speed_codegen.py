@@ -38,6 +38,9 @@ CONNECT4 = [
     "count(spaces where not empty(it)) >= 1 or count(spaces where open(it)) < 1",
     "count(spaces where open(it) and it.y < 2) != 0",
     "count(spaces where in_a_row(you, 2)) <= 0",
+    # parts that depend on the space alone are worked out once for each space (tables)
+    "spaces where (it.x * 2 - it.y == 3) != (space_at(it.x - 1, it.y + 1) == none)",
+    "spaces where not empty(space_at(6 - it.x, 5 - it.y)) and it.x + it.y >= 5",
     # an emptiness test over a zone keeps its closure; the rest is generated around it
     "count(you.supply where not empty(it)) + count(spaces where open(it))",
     "count(you.supply where empty(it)) == 0 and count(spaces where open(it)) > 3",
@@ -115,6 +118,17 @@ def test_what_the_generator_knows_of_a_value_leaves_out_the_run_time_tests() -> 
     source = program.actions["drop"].for_collection.__rulecraft_source__
     assert "type(" not in source and "not not" not in source and "int(" not in source
     assert "_coord" not in source and "_empty" not in source and "_add" not in source
+
+
+def test_what_depends_on_the_space_alone_is_worked_out_once() -> None:
+    """Connect Four's ``open(it)``: whether a space is on the bottom row and which space
+    lies below it depend on the space alone (the map has no tiles): each is one lookup in a
+    table made when the ruleset compiles, not arithmetic on coordinates at every decision
+    (issue 11: "constant folding")."""
+    program = rulecraft.load("connect4").program
+    source = program.actions["drop"].for_collection.__rulecraft_source__
+    assert "== (5)" not in source and "+ (1)" not in source  # it.y == 5, it.y + 1
+    assert source.count("[_it1]") == 2  # the two tables
 
 
 RECURSIVE_MANIFEST = """\

@@ -32,6 +32,7 @@ from __future__ import annotations
 
 import dataclasses
 import itertools
+import re
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
@@ -52,6 +53,12 @@ ExprFn = Callable[[E.Ctx], Any]
 
 #: The node types worth generating (a lone name or constant gains nothing).
 GENERATED_ROOTS = (ast.Where, ast.Call, ast.Binary, ast.Unary, ast.Has, ast.Conditional)
+#: The nodes that may be worked out once for every space (:meth:`_Generator.tabulated`), and
+#: the operators such a node may hold.
+_TABLE_ROOTS = (ast.Attr, ast.Binary, ast.Unary, ast.Call)
+_STATIC_OPERATORS = frozenset({"+", "-", "*", "==", "!=", "<", "<=", ">", ">=", "and", "or"})
+#: A name of generated code that reads the game (the context, the locals, the piles).
+_READS_STATE = re.compile(r"\b(ctx|loc|_zones)\b")
 #: Fewer generated nodes than this: the closures are as fast, compiling source is not free.
 MIN_NODES = 4
 
@@ -190,6 +197,11 @@ class _Generator:
         self.sorts: dict[str, str] = {}
         #: The constants that hold the map's spaces (a ``where`` over one binds spaces).
         self.spaces_consts: set[str] = set()
+        #: The Python variables that walk a constant list of the map's spaces (a map
+        #: without tiles: its coordinates never change), and the constant each walks.
+        self.space_vars: dict[str, str] = {}
+        #: Set while a node is written for :meth:`tabulated` (its parts are not tabled).
+        self.tabulating = False
 
     def sorted_as(self, code: str, sort: str | None) -> str:
         """``code``, noted as being of ``sort`` (nothing noted for ``None``)."""
@@ -230,6 +242,14 @@ class _Generator:
 
     # ------------------------------------------------------------------ nodes
     def expr(self, e: ast.Expr, env: Env) -> str:
+        if self.space_vars and not self.tabulating and isinstance(e, _TABLE_ROOTS):
+            var = self.static_in(e, env)
+            if var is not None:
+                return self.tabulated(e, env, var)
+        return self.plain(e, env)
+
+    def plain(self, e: ast.Expr, env: Env) -> str:
+        """``e``'s code, computed where it runs."""
         if isinstance(e, ast.Const):
             return self.const(e.value)
         if isinstance(e, ast.TextLit):
@@ -266,6 +286,74 @@ class _Generator:
             same = self.sort(then) if self.sort(then) == self.sort(otherwise) else None
             return self.sorted_as(f"({then} if {condition} else {otherwise})", same)
         return self.fallback(e, env)
+
+    # ------------------------------------------------------------------ tables
+    def static_in(self, e: ast.Expr, env: Env) -> str | None:
+        """The space variable ``e`` depends on, when it depends on nothing else but
+        constants and the map's fixed coordinates (``it.y == 5``, ``space_at(it.x, it.y +
+        1)``): its value for each space can be worked out once, here."""
+        found = self._static_vars(e, env)
+        return found.pop() if found is not None and len(found) == 1 else None
+
+    def _static_vars(self, e: ast.Expr, env: Env) -> set[str] | None:
+        """The space variables ``e`` reads, or ``None`` when it reads anything else."""
+        parts: tuple[ast.Expr, ...]
+        if isinstance(e, ast.Const):
+            return set()
+        if isinstance(e, ast.Name):
+            var = env.pyvars.get(e.name)
+            return {var} if var in self.space_vars else None
+        if isinstance(e, ast.Attr) and e.field in ("x", "y"):
+            parts = (e.obj,)
+        elif isinstance(e, ast.Unary):
+            parts = (e.operand,)
+        elif isinstance(e, ast.Binary) and e.op in _STATIC_OPERATORS:
+            parts = (e.left, e.right)
+        elif (
+            isinstance(e, ast.Call)
+            and isinstance(e.func, ast.Name)
+            and e.func.name == "space_at"
+            and e.func.name not in self.c.defines
+        ):
+            parts = e.args
+        else:
+            return None
+        found: set[str] = set()
+        for part in parts:
+            got = self._static_vars(part, env)
+            if got is None:
+                return None
+            found |= got
+        return found
+
+    def tabulated(self, e: ast.Expr, env: Env, var: str) -> str:
+        """``e`` (see :meth:`static_in`) as a lookup in a table of its value for each
+        space ``var`` walks, worked out now; its own code when working it out fails (the
+        failure then happens where it did, at run time) or gives a value to copy."""
+        self.tabulating = True
+        try:
+            code = self.plain(e, env)
+        finally:
+            self.tabulating = False
+        if _READS_STATE.search(code):
+            return code
+        namespace = {**_helpers(), **self.consts}
+        try:
+            fn = eval(compile(f"lambda {var}: {code}", "<rulecraft table>", "eval"), namespace)
+            table = {space: fn(space) for space in self.consts[self.space_vars[var]]}
+        except Exception:  # any failure: left to run time, where it happened before
+            return code
+        values = set(map(type, table.values()))
+        if not values <= {bool, int, str, type(None)}:
+            return code
+        sort = {frozenset({bool}): BOOL, frozenset({int}): INT}.get(frozenset(values))
+        if values <= {str, type(None)} and set(table.values()) - {None} <= self.all_spaces():
+            sort = SPACE_OR_NONE
+        return self.sorted_as(f"{self.const(table)}[{var}]", sort)
+
+    def all_spaces(self) -> set[str]:
+        assert self.c.map is not None
+        return {ids.space_id(s) for s in self.c.map.spaces}
 
     def has(self, e: ast.Has, env: Env) -> str:
         obj = self.expr(e.obj, env)
@@ -495,6 +583,8 @@ class _Generator:
         var = self.fresh("it")
         if items in self.spaces_consts:
             self.sorts[var] = SPACE  # it walks the map's own spaces
+            if self.c.map is not None and not self.c.map.tiles:
+                self.space_vars[var] = items
         inner = Env({**env.pyvars, "it": var}, env.loc_names, env.scope.child("it"))
         return var, items, self.expr(e.condition, inner)
 
