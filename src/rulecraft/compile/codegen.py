@@ -16,7 +16,11 @@ instead:
 * what the generator knows of a value's sort is used: ``it`` of a ``where`` over the map's
   spaces is a space, so ``it.y`` reads the map's table and ``empty(it)`` the space's pile
   with no run-time test of what ``it`` is; comparisons and ``not`` give bools, which
-  ``and``/``or`` take as they are; numbers are added and compared without ``_add``/``_num``.
+  ``and``/``or`` take as they are; numbers are added and compared without ``_add``/``_num``;
+* a part that depends on such a space alone (``it.y == 5``, ``space_at(it.x, it.y + 1)``,
+  also through an inlined ``define``'s parameter) is worked out for every space when the
+  ruleset compiles, and looked up in that table where it runs (the map has no tiles, so
+  its coordinates never change).
 
 Anything else (a node outside this subset) is compiled by the closure compiler as before
 and called from the generated code, provided it does not read a variable the generated code
