@@ -247,19 +247,25 @@ def previous_baseline() -> dict[str, Any]:
 
 
 def strength(
-    ruleset: str, spec: str, minutes: float, workers: int = 2, games_wanted: int | None = None
+    ruleset: str,
+    spec: str,
+    minutes: float,
+    workers: int = 2,
+    games_wanted: int | None = None,
+    first_seed: int = 0,
 ) -> dict[str, Any]:
     """``spec`` against ``random`` on ``ruleset`` for about ``minutes`` (the last batch may
     run over), or until ``games_wanted`` games when that is given (then in batches of up to
     20 games, the bot's seat alternating per batch, so an even number of batches plays
     both seats equally): wins, draws, losses from the bot's seat, Wilson interval, seconds
-    per game."""
+    per game.  Games are seeded from ``first_seed`` on (another first seed: another sample
+    of games)."""
     factory = RulesetGameFactory(ruleset, 2)
     wins = draws = losses = errors = games = decisions = 0
     start_wins = start_decided = 0
     started = time.perf_counter()
     batch = 0
-    seed = 0
+    seed = first_seed
     while (
         games < games_wanted
         if games_wanted is not None
@@ -292,6 +298,7 @@ def strength(
     finished = games - errors
     return {
         "ruleset": ruleset,
+        "first_seed": first_seed,
         "bot": spec,
         "opponent": "random",
         "workers": workers,
@@ -369,11 +376,12 @@ def cpu_main(ruleset: str, spec: str, games: int) -> int:
 
 
 def strength_main(
-    ruleset: str, spec: str, minutes: float, workers: int, games: int | None = None
+    ruleset: str, spec: str, minutes: float, workers: int, games: int | None = None, seed: int = 0
 ) -> int:
-    result = strength(ruleset, spec, minutes, workers, games)
+    result = strength(ruleset, spec, minutes, workers, games, seed)
     data = previous_baseline()
-    data.setdefault("strength", {})[f"{ruleset} {spec}"] = result
+    key = f"{ruleset} {spec}" + (f" from seed {seed}" if seed else "")
+    data.setdefault("strength", {})[key] = result
     BASELINE.parent.mkdir(parents=True, exist_ok=True)
     BASELINE.write_text(json.dumps(data, indent=2) + "\n", encoding="utf-8")
     low, high = result["wilson95"]
@@ -393,12 +401,15 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--workers", type=int, default=2)
     parser.add_argument("--games", type=int, help="with --strength / --cpu: this many games")
     parser.add_argument("--cpu", nargs=2, metavar=("RULESET", "SPEC"))
+    parser.add_argument(
+        "--seed", type=int, default=0, help="with --strength: the first game's seed (default 0)"
+    )
     args = parser.parse_args(argv)
     if args.cpu:
         return cpu_main(args.cpu[0], args.cpu[1], args.games or 4)
     if args.strength:
         return strength_main(
-            args.strength[0], args.strength[1], args.minutes, args.workers, args.games
+            args.strength[0], args.strength[1], args.minutes, args.workers, args.games, args.seed
         )
     results: dict[str, Any] = {
         "machine": machine(),
