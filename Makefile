@@ -54,7 +54,8 @@ bench: $(STAMP)
 # game or rng, whose frozen records users copy and pickle (compiled, they could not be).
 COMPILED      := build/compiled
 MYPYC_MODULES := runtime.engine runtime.instructions runtime.builtins runtime.ids \
-                 runtime.values runtime.state runtime.program runtime.map runtime.plan
+                 runtime.values runtime.state runtime.program runtime.map runtime.plan \
+                 runtime.incremental
 compiled: $(STAMP)
 	rm -rf $(COMPILED) && mkdir -p $(COMPILED)
 	cp -r src $(COMPILED)/src && ln -s ../../rulesets $(COMPILED)/rulesets

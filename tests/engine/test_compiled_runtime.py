@@ -36,6 +36,7 @@ MODULES = (
     "runtime.program",
     "runtime.map",
     "runtime.plan",
+    "runtime.incremental",
 )
 CHECK = """
 import json, sys

@@ -44,7 +44,7 @@ def board(name: str, owners: list[int | None]) -> Ctx:
         comps[f"piece#{i}"] = {"o": owner}
         pile.append(f"piece#{i}")
         zones[key] = pile
-    return Ctx(prog, {"zones": zones, "comps": comps})  # type: ignore[typeddict-item]
+    return Ctx(prog, {"zones": zones, "comps": comps, "players": 2})  # type: ignore[typeddict-item]
 
 
 def walking(ctx: Ctx, seat: int, n: int) -> bool:

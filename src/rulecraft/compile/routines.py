@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from rulecraft.compile import incremental
 from rulecraft.compile.amounts import _unit_span
 from rulecraft.compile.scope import Scope, _Code
 from rulecraft.language import ast
@@ -44,9 +45,10 @@ def compile_actions(c: Compiler) -> dict[str, ActionSpec]:
     out: dict[str, ActionSpec] = {}
     for name, a in c.actions_ast.items():
         scope = Scope({"you"})
-        coll = None
+        coll = kept = None
         if a.for_var is not None and a.for_collection is not None:
             coll = c.expr(a.for_collection, scope)
+            kept = incremental.kept_spaces(c, a.for_collection, scope)
             scope = scope.child(a.for_var)
         cost = tuple(c.qty_parts(a.cost, scope)) if a.cost else ()
         for unit, _ in cost:
@@ -60,6 +62,7 @@ def compile_actions(c: Compiler) -> dict[str, ActionSpec]:
             limit=a.limit,
             condition=c.expr(a.condition, scope) if a.condition else None,
             routine=c.routine(f"action.{name}", a.body, scope),
+            kept=kept,
         )
     return out
 

@@ -70,6 +70,16 @@ class Ctx:
     #: (:func:`_sources`), each worked out once per listing instead of once per card whose
     #: cost or condition asks.  ``None`` whenever the state may change.
     memo: dict[Any, Any] | None = None
+    #: The spaces each action's kept ``where`` keeps (:mod:`incremental`), by action name,
+    #: as bit masks over its spaces; ``None`` until a menu first lists one.
+    kept: dict[str, int] | None = None
+    #: Seat by seat, the map's spaces holding a piece the seat owns, as a bit mask
+    #: (:func:`incremental.owned_spaces`); ``None`` until ``in_a_row`` first asks.
+    owned: list[int] | None = None
+    #: The piles changed since ``kept`` and ``owned`` were last brought up to date
+    #: (``None`` while nothing is remembered): :func:`move_comp`, :func:`shuffle_zone` and
+    #: a change of a piece's owner note them.
+    moved: set[str] | None = None
 
     def say(self, text: str, audience: int = -1) -> None:
         """Add a log line; ``audience`` -1 is everybody, else only that seat sees it."""
@@ -458,6 +468,10 @@ def move_comp(ctx: Ctx, cid: str, dest: str, position: str | None = None) -> Non
     comp = comp_state(ctx, cid)
     src = comp["z"]
     zones = st["zones"]
+    moved = ctx.moved
+    if moved is not None:  # some menu's options are kept up to date (incremental.py)
+        moved.add(src)
+        moved.add(dest)
     if src in zones:
         # try/except, not contextlib.suppress: a context manager per move costs more
         try:  # noqa: SIM105
@@ -495,6 +509,8 @@ def move_comp(ctx: Ctx, cid: str, dest: str, position: str | None = None) -> Non
 def shuffle_zone(ctx: Ctx, key: str) -> None:
     st = ctx.st
     items = st["zones"].get(key, [])
+    if ctx.moved is not None:
+        ctx.moved.add(key)
     rng = Rng(st["rng"][0], st["rng"][1])
     out, rng = shuffled(rng, items)
     st["zones"][key] = out

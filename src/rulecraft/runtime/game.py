@@ -22,6 +22,7 @@ from rulecraft.diagnostics import Diagnostic
 from rulecraft.errors import IllegalChoice, RuleError, RulesetError
 from rulecraft.rng import Rng, shuffled
 from rulecraft.runtime import engine as E
+from rulecraft.runtime import incremental
 from rulecraft.runtime import map as spatial
 from rulecraft.runtime.decision import Decision, Option, Result
 from rulecraft.runtime.engine import Ctx
@@ -295,7 +296,10 @@ class Game:
         elif parts:
             raise ValueError("give an Arrangement or keywords, not both")
         self._decision_cache = None
-        apply(self._ctx(), setup)
+        ctx = self._ctx()
+        incremental.forget(ctx)  # the piles are rewritten in place, not moved
+        apply(ctx, setup)
+        incremental.forget(ctx)  # (whatever was listed while they were)
         self._decision_cache = None
         if self._initial is not None:
             self._initial = clone_state(self._st)

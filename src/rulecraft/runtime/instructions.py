@@ -12,7 +12,7 @@ from collections.abc import Callable
 from typing import Any
 
 from rulecraft.runtime import engine as E
-from rulecraft.runtime import ids, plan
+from rulecraft.runtime import ids, incremental, plan
 from rulecraft.runtime.engine import Ctx, RuleError
 from rulecraft.runtime.ids import COPY, DEFINITION, PLAYER, SPACE, ZONE
 from rulecraft.runtime.program import ActionSpec, ExprFn, Instr, Label
@@ -493,7 +493,13 @@ def _menu_options(ctx: Ctx, index: int) -> list[list[Any]]:
             condition = act.condition
             cost = act.cost
             stem = ids.action_option(name, "")  # "act:NAME:": each option adds its value's id
-            for value in E.as_list(ctx, act.for_collection(ctx)):
+            kept = act.kept
+            values: list[Any]  # (spaces, or any values: mypyc checks what it is told)
+            if kept is not None:  # kept up to date as pieces move, not listed afresh
+                values = incremental.kept_spaces(ctx, name, kept)
+            else:
+                values = E.as_list(ctx, act.for_collection(ctx))
+            for value in values:
                 local[var] = value
                 if condition is not None and not condition(ctx):
                     continue
@@ -1265,6 +1271,8 @@ def _set_field(obj: ExprFn, field: str, value: ExprFn) -> Instr:
                 E.res_set(ctx, o, field, int(v))
             elif field == "owner":
                 comp["o"] = None if v is None else E.seat_of(v)
+                if ctx.moved is not None:  # its pile's owners changed (incremental.py)
+                    ctx.moved.add(comp["z"])
             else:
                 comp["p"][field] = v
             return

@@ -20,7 +20,7 @@ from collections import deque
 from typing import TYPE_CHECKING, Any
 
 from rulecraft.rng import Rng, mix64, shuffled
-from rulecraft.runtime import ids
+from rulecraft.runtime import ids, incremental
 from rulecraft.runtime.program import MapSlot, MapSpec, MapTile
 
 if TYPE_CHECKING:
@@ -382,6 +382,15 @@ def in_a_row(ctx: Ctx, a: list[Any]) -> bool:
     n = int(a[1])
     if len(mp.zone_keys) > MAX_MASKED_SPACES:
         return _in_a_row_walking(ctx, mp, seat, n)
+    if mp is ctx.prog.map:  # no tiles: each seat's spaces kept up to date as pieces move
+        masks = incremental.owned_spaces(ctx, mp)
+        mask = masks[seat] if 0 <= seat < len(masks) else 0
+        if n <= 1:
+            return mask != 0
+        for line in lines_of(mp, n):  # noqa: SIM110  (as below)
+            if (mask & line) == line:
+                return True
+        return False
     zones = ctx.st["zones"]
     comps = ctx.st["comps"]
     mask = 0

@@ -116,6 +116,24 @@ class AbilitySpec:
 
 
 @dataclass(frozen=True, slots=True)
+class KeptSpaces:
+    """``spaces where C`` when ``C`` reads nothing of the game but the piles of spaces fixed
+    by the space it tests (``empty(it)``, ``empty(space_at(it.x, it.y + 1))``): the spaces
+    it keeps can be kept up to date as pieces move instead of testing every space at every
+    decision (:mod:`rulecraft.runtime.incremental`; the compiler's side is
+    :mod:`rulecraft.compile.incremental`)."""
+
+    #: the map's spaces, in the order the ``where`` walks them
+    spaces: tuple[str, ...]
+    #: ``C`` for one space: ``test(zones, space)``, with the state's zones
+    test: Callable[[dict[str, list[str]], str], bool]
+    #: each pile ``C`` reads -> the indexes (in ``spaces``) of the spaces whose test reads it
+    watchers: dict[str, tuple[int, ...]]
+    #: the generated source of ``test`` (what ``rulecraft compile --show`` prints)
+    source: str
+
+
+@dataclass(frozen=True, slots=True)
 class ActionSpec:
     """An action a turn's menu can offer (``action`` items of the language)."""
 
@@ -127,6 +145,8 @@ class ActionSpec:
     limit: str | None
     condition: ExprFn | None
     routine: int
+    #: ``for_collection`` kept up to date as pieces move, when it can be (else ``None``)
+    kept: KeptSpaces | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -297,6 +317,8 @@ class MapSpec:
     placed: dict[tuple[str, ...], MapSpec] = field(default_factory=dict, compare=False, repr=False)
     #: the lines of n spaces in a straight line, by n, as bit masks (runtime.map.lines_of)
     lines: dict[int, tuple[int, ...]] = field(default_factory=dict, compare=False, repr=False)
+    #: each space's pile -> its index in ``zone_keys`` (runtime.incremental.space_index)
+    index: dict[str, int] = field(default_factory=dict, compare=False, repr=False)
 
 
 @dataclass(frozen=True)

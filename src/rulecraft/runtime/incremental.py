@@ -1,0 +1,137 @@
+"""Legal options kept up to date as pieces move, instead of listed from scratch.
+
+A board game's menu is mostly ``for space in spaces where C``: Tic-Tac-Toe's ``empty(it)``,
+Connect Four's ``open(it)``.  Listed from scratch, that tests ``C`` on every space at every
+decision, although a move changes two piles.  When ``C`` reads nothing of the game but the
+piles of spaces fixed by the space it tests (the compiler proves it, and says which piles:
+:class:`~rulecraft.runtime.program.KeptSpaces`), the spaces it keeps are remembered on the
+context as a bit mask, and after pieces move only the spaces whose test reads a changed
+pile are tested again.
+
+What is remembered is derived data, never part of the state: a new context (a clone, a
+loaded save, an undo) starts with nothing remembered and tests every space once.  The
+moves that can change a pile in place note it (:func:`engine.move_comp`,
+:func:`engine.shuffle_zone`); whatever else rewrites a game's state in place forgets what
+is remembered (:func:`forget`).  The spaces come out in the map's order, as the ``where``
+lists them, so the options, and every game, are the same as when listed from scratch
+(``tests/engine/test_incremental.py`` compares the two along random games).
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from rulecraft.runtime.program import KeptSpaces, MapSpec
+
+if TYPE_CHECKING:
+    from rulecraft.runtime.engine import Ctx
+
+
+def kept_spaces(ctx: Ctx, action: str, kept: KeptSpaces) -> list[str]:
+    """The spaces ``kept``'s ``where`` keeps now, in its order (``action`` names it)."""
+    if ctx.moved is None:
+        ctx.moved = set()
+    elif ctx.moved:
+        _catch_up(ctx)
+    masks = ctx.kept
+    if masks is None:
+        masks = ctx.kept = {}
+    spaces = kept.spaces
+    mask = masks.get(action)
+    if mask is None:
+        mask = masks[action] = _scan(ctx, kept)
+    out: list[str] = []
+    while mask:
+        low = mask & -mask
+        out.append(spaces[low.bit_length() - 1])
+        mask ^= low
+    return out
+
+
+def _scan(ctx: Ctx, kept: KeptSpaces) -> int:
+    """Every space tested: the bit mask of those kept."""
+    zones = ctx.st["zones"]
+    test = kept.test
+    mask = 0
+    bit = 1
+    for space in kept.spaces:
+        if test(zones, space):
+            mask |= bit
+        bit <<= 1
+    return mask
+
+
+def owned_spaces(ctx: Ctx, mp: MapSpec) -> list[int]:
+    """Seat by seat, the bit mask of the spaces of ``mp`` (the program's map, without
+    tiles) holding a piece the seat owns: bit ``i`` for ``mp.zone_keys[i]``
+    (:func:`map.in_a_row`).  Only the piles moved since are looked at again."""
+    if ctx.moved is None:
+        ctx.moved = set()
+    elif ctx.moved:
+        _catch_up(ctx)
+    owned = ctx.owned
+    if owned is None:
+        owned = ctx.owned = [0] * int(ctx.st["players"])
+        for i, (key, _) in enumerate(mp.zone_keys):
+            _own(ctx, owned, key, i)
+    return owned
+
+
+def _own(ctx: Ctx, owned: list[int], key: str, i: int) -> None:
+    """Bit ``i`` of each seat's mask set as the pile ``key`` says (see owned_spaces)."""
+    bit = 1 << i
+    for seat in range(len(owned)):
+        owned[seat] &= ~bit
+    comps = ctx.st["comps"]
+    for cid in ctx.st["zones"].get(key, ()):
+        owner = comps[cid]["o"]
+        if owner is not None:
+            owned[owner] |= bit
+
+
+def _catch_up(ctx: Ctx) -> None:
+    """Everything remembered brought up to date with the piles moved since: the spaces
+    whose test reads one of them tested again, their owners looked at again."""
+    moved = ctx.moved
+    assert moved is not None  # set whenever anything is remembered
+    masks = ctx.kept
+    if masks is not None:
+        zones = ctx.st["zones"]
+        actions = ctx.prog.actions
+        for action, mask in masks.items():
+            kept = actions[action].kept
+            assert kept is not None  # only kept actions are remembered
+            watchers = kept.watchers
+            test = kept.test
+            spaces = kept.spaces
+            for pile in moved:
+                for i in watchers.get(pile, ()):
+                    if test(zones, spaces[i]):
+                        mask |= 1 << i
+                    else:
+                        mask &= ~(1 << i)
+            masks[action] = mask
+    owned = ctx.owned
+    mp = ctx.prog.map
+    if owned is not None and mp is not None:
+        index = space_index(mp)
+        for pile in moved:
+            at = index.get(pile)
+            if at is not None:
+                _own(ctx, owned, pile, at)
+    moved.clear()
+
+
+def space_index(mp: MapSpec) -> dict[str, int]:
+    """Each space's pile -> its index in ``mp.zone_keys`` (worked out once per map)."""
+    found = mp.index
+    if not found:
+        found.update((key, i) for i, (key, _) in enumerate(mp.zone_keys))
+    return found
+
+
+def forget(ctx: Ctx) -> None:
+    """Forget what is remembered: the state was rewritten in place (an arranged position)."""
+    ctx.kept = None
+    ctx.owned = None
+    ctx.moved = None

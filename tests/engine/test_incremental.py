@@ -1,0 +1,161 @@
+"""Legal options and ``in_a_row`` kept up to date as pieces move (runtime/incremental.py).
+
+Issue 11: "legal actions [...] maintained as cards move (invalidated by the moves that
+matter) [...] ``in_a_row`` and similar map queries near the last move".  What is kept up to
+date must always be what listing from scratch gives: along random games, after arranged
+positions, after a piece changes owner, and on a clone.  No timings here (bench/).
+"""
+
+from __future__ import annotations
+
+import random
+import shutil
+from pathlib import Path
+
+import pytest
+
+import rulecraft
+from rulecraft.compile import incremental as compiled_side
+from rulecraft.compile.load import bundled_root
+from rulecraft.compile.names import compiler_for
+from rulecraft.compile.scope import Scope
+from rulecraft.language.parser import parse_expression
+from rulecraft.runtime import engine as E
+from rulecraft.runtime import incremental
+from rulecraft.runtime import map as spatial
+from rulecraft.runtime.program import KeptSpaces
+
+
+def fresh_owned(game: rulecraft.Game) -> list[int]:
+    """Each seat's spaces worked out from scratch, on a context that remembers nothing."""
+    mp = game.program.map
+    assert mp is not None
+    ctx = E.Ctx(game.program, game.state)
+    return incremental.owned_spaces(ctx, mp)
+
+
+def check_position(game: rulecraft.Game) -> None:
+    ctx = game._ctx()
+    for name, action in game.program.actions.items():
+        if action.kept is not None:
+            assert action.for_collection is not None
+            listed = E.as_list(ctx, action.for_collection(ctx))
+            assert incremental.kept_spaces(ctx, name, action.kept) == listed
+    mp = game.program.map
+    if mp is not None and ctx.owned is not None:
+        assert incremental.owned_spaces(ctx, mp) == fresh_owned(game)
+        for seat in range(game.num_players):
+            for n in (1, 2, 3, 4):
+                assert spatial.in_a_row(ctx, [E.player(seat), n]) == spatial._in_a_row_walking(
+                    ctx, mp, seat, n
+                )
+
+
+@pytest.mark.parametrize("name", ["tictactoe", "connect4"])
+def test_kept_options_are_what_listing_from_scratch_gives(name: str) -> None:
+    ruleset = rulecraft.load(name)
+    assert any(a.kept is not None for a in ruleset.program.actions.values())
+    for seed in range(25):
+        game = ruleset.new_game(seed=seed)
+        rng = random.Random(seed)
+        while game.result is None:
+            check_position(game)
+            copy = game.clone()  # a clone starts from scratch, and stays apart
+            check_position(copy)
+            game.choose(rng.choice(game.legal_ids()))
+        check_position(game)
+
+
+def test_an_arranged_position_is_not_read_from_what_was_remembered() -> None:
+    game = rulecraft.load("connect4").new_game(seed=0)
+    for option in ("act:drop:a6", "act:drop:b6", "act:drop:a5"):
+        game.choose(option)
+    check_position(game)  # a1 .. g6 remembered, and each seat's spaces
+    # seat 1's disc on b6 becomes seat 0's: a5 a6 b6 are seat 0's now, seat 1 has none
+    game.arrange(cards={"disc#22": {"owner": 0}})
+    check_position(game)
+    owned = incremental.owned_spaces(game._ctx(), game.program.map)  # type: ignore[arg-type]
+    assert owned == fresh_owned(game)
+    assert not spatial.in_a_row(game._ctx(), ["@1", 1])
+    game.arrange(zones={"supply": {0: [f"disc#{i}" for i in range(1, 22)]}})
+    # every disc of seat 0 is back in its supply: a6, a5 are empty again
+    assert "act:drop:a6" in game.legal_ids() and "act:drop:a5" not in game.legal_ids()
+    check_position(game)
+
+
+STEAL = """
+action steal "Steal a mark" for space in spaces where not empty(it):
+    set first(space.pieces).owner to you
+"""
+
+
+def test_a_mark_that_changes_owner_changes_the_rows(tmp_path: Path) -> None:
+    """``set c.owner to p`` changes whose spaces are whose (instructions.set_field notes
+    the piece's pile): Tic-Tac-Toe with an action that takes over a mark on the board."""
+    source = bundled_root() / "tictactoe"
+    shutil.copytree(source, tmp_path / "steal")
+    manifest = (tmp_path / "steal" / "ruleset.yaml").read_text()
+    manifest = manifest.replace("actions: [place]", "actions: [place, steal]")
+    manifest = manifest.replace("max_decisions: 9", "max_decisions: 30")
+    (tmp_path / "steal" / "ruleset.yaml").write_text(manifest)
+    with (tmp_path / "steal" / "rules.rcl").open("a") as rules:
+        rules.write(STEAL)
+    ruleset = rulecraft.load(tmp_path / "steal")
+    stolen = 0
+    for seed in range(20):
+        game = ruleset.new_game(seed=seed)
+        rng = random.Random(seed)
+        while game.result is None:
+            check_position(game)
+            choice = rng.choice(game.legal_ids())
+            stolen += choice.startswith("act:steal")
+            game.choose(choice)
+    assert stolen > 20
+
+
+def kept(name: str, text: str) -> KeptSpaces | None:
+    program = rulecraft.load(name).program
+    tree, problems = parse_expression(text, "<test>")
+    assert tree is not None and not problems
+    return compiled_side.kept_spaces(compiler_for(program.names), tree, Scope({"you"}))
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "spaces where empty(it)",
+        "spaces where open(it)",
+        "spaces where open(it) and it.x > 2",
+        "spaces where not empty(space_at(6 - it.x, 5 - it.y)) or it.y == 0",
+        "spaces where (it.x > 2) == empty(it)",
+    ],
+)
+def test_what_reads_only_piles_fixed_by_the_space_is_kept(text: str) -> None:
+    found = kept("connect4", text)
+    assert found is not None
+    # every pile a test reads is a space's, and every space is watched by some pile
+    assert all(pile.startswith("s:") for pile in found.watchers)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "spaces where empty(it) and count(you.supply) > 3",  # a player's zone
+        "spaces where empty(it) and in_a_row(you, 2)",  # a built-in of the game
+        "spaces where count(it) < 1",  # a helper call: not proved
+        "spaces where empty(it) and game.round > 2",  # the game's round
+        "you.supply where it.owner == you",  # not the map's spaces
+    ],
+)
+def test_what_reads_anything_else_is_listed_from_scratch(text: str) -> None:
+    assert kept("connect4", text) is None
+
+
+def test_connect_four_watches_the_space_and_the_one_below() -> None:
+    drop = rulecraft.load("connect4").program.actions["drop"].kept
+    assert drop is not None
+    index = {space: i for i, space in enumerate(drop.spaces)}
+    # a disc dropped into c3 tests c3 again (no longer empty) and c2 above it (now open)
+    assert drop.watchers["s:c3"] == tuple(sorted((index["s:c2"], index["s:c3"])))
+    # the top row is watched by itself alone
+    assert drop.watchers["s:c1"] == (index["s:c1"],)
