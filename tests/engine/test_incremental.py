@@ -58,10 +58,14 @@ def test_kept_options_are_what_listing_from_scratch_gives(name: str) -> None:
     for seed in range(25):
         game = ruleset.new_game(seed=seed)
         rng = random.Random(seed)
+        copy = None
         while game.result is None:
             check_position(game)
-            copy = game.clone()  # a clone starts from scratch, and stays apart
+            if copy is not None:
+                check_position(copy)  # the clone one decision back: the moves since are not its
+            copy = game.clone()  # takes what the game remembers, then goes its own way
             check_position(copy)
+            check_position(game.determinize(seed % 2, seed))
             game.choose(rng.choice(game.legal_ids()))
         check_position(game)
 

@@ -358,7 +358,11 @@ class Game:
     # ------------------------------------------------------------------ copies and saves
     def clone(self) -> Self:
         """An independent copy that keeps no log and no undo history (cheap)."""
-        return type(self)(self.ruleset, clone_state(self._st), None, None, by_def=self._by_def)
+        copy = type(self)(self.ruleset, clone_state(self._st), None, None, by_def=self._by_def)
+        ctx = self._ctx_cache
+        if ctx is not None and ctx.st is self._st and ctx.moved is not None:
+            incremental.carry(ctx, copy._ctx())  # what is remembered holds for the copy
+        return copy
 
     def state_hash(self) -> str:
         return state_hash(self._st)
@@ -648,6 +652,7 @@ class Game:
                 comps[cid] = moved
         st["rng"] = [rng.seed ^ 0x5DEECE66D, 0]
         copy._decision_cache = None
+        incremental.forget(ctx)  # cards were swapped in their piles, not moved
         return copy
 
     def __repr__(self) -> str:

@@ -8,8 +8,9 @@ piles of spaces fixed by the space it tests (the compiler proves it, and says wh
 context as a bit mask, and after pieces move only the spaces whose test reads a changed
 pile are tested again.
 
-What is remembered is derived data, never part of the state: a new context (a clone, a
-loaded save, an undo) starts with nothing remembered and tests every space once.  The
+What is remembered is derived data, never part of the state: a new context (a loaded
+save, an undo) starts with nothing remembered and tests every space once; a clone takes a
+copy of what its original remembers (:func:`carry`), a determinization nothing.  The
 moves that can change a pile in place note it (:func:`engine.move_comp`,
 :func:`engine.shuffle_zone`); whatever else rewrites a game's state in place forgets what
 is remembered (:func:`forget`).  The spaces come out in the map's order, as the ``where``
@@ -128,6 +129,14 @@ def space_index(mp: MapSpec) -> dict[str, int]:
     if not found:
         found.update((key, i) for i, (key, _) in enumerate(mp.zone_keys))
     return found
+
+
+def carry(ctx: Ctx, to: Ctx) -> None:
+    """What ``ctx`` remembers, remembered by ``to`` too (a context over a clone of its
+    state: the copies change apart from then on)."""
+    to.kept = None if ctx.kept is None else dict(ctx.kept)
+    to.owned = None if ctx.owned is None else list(ctx.owned)
+    to.moved = None if ctx.moved is None else set(ctx.moved)
 
 
 def forget(ctx: Ctx) -> None:
