@@ -30,9 +30,25 @@ def test_a_generated_expression_is_shown_as_python(capsys: pytest.CaptureFixture
     out = capsys.readouterr().out
     source = getattr(action.for_collection, "__rulecraft_source__", None)
     assert source is not None
-    shown = out.split(f"   for {action.for_var} in:\n", 1)[1].split("   condition:")[0]
+    shown = out.split(f"   for {action.for_var} in:\n", 1)[1].split("   kept up to date")[0]
     assert shown.splitlines() == [f"      {line}" for line in source.rstrip().splitlines()]
     assert " for _it1 in " in shown  # a comprehension, not a tree of closures
+
+
+def test_a_kept_collection_shows_its_test_and_the_piles_it_watches(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    """Connect Four's open spaces are kept up to date as discs drop (runtime/incremental.py):
+    each space's test reads its own pile and the one below it."""
+    assert main(["compile", "connect4", "--show", "drop"]) == 0
+    out = capsys.readouterr().out
+    kept = rulecraft.load("connect4").program.actions["drop"].kept
+    assert kept is not None
+    assert (
+        "   kept up to date as pieces move: 42 spaces, tested again when one of 42 piles "
+        "changes (at most 2 tests a pile)\n"
+        f"      {kept.source}\n"
+    ) in out
 
 
 def test_the_summary_counts_every_routine(capsys: pytest.CaptureFixture[str]) -> None:

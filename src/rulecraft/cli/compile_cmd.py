@@ -67,6 +67,8 @@ def run(args: argparse.Namespace) -> int:
         if routine.name.startswith("action.") and action is not None:
             if action.for_collection is not None:
                 _show(f"for {action.for_var} in", action.for_collection)
+            if action.kept is not None:
+                _show_kept(action.kept)
             _show("condition", action.condition)
             _show("label", action.label)
     return 0
@@ -116,6 +118,17 @@ def _show(what: str, value: Any) -> None:
     print(f"   {what}:")
     for line in source.splitlines():
         print(f"      {line}")
+
+
+def _show_kept(kept: Any) -> None:
+    """How an action's spaces are kept up to date as pieces move (runtime/incremental.py)."""
+    piles = len(kept.watchers)
+    most = max((len(v) for v in kept.watchers.values()), default=0)
+    print(
+        f"   kept up to date as pieces move: {len(kept.spaces)} spaces, tested again when "
+        f"one of {piles} piles changes (at most {most} tests a pile)"
+    )
+    print(f"      {kept.source}")
 
 
 def _short(span: Span) -> str:
