@@ -30,10 +30,7 @@ if TYPE_CHECKING:
 
 def kept_spaces(ctx: Ctx, action: str, kept: KeptSpaces) -> list[str]:
     """The spaces ``kept``'s ``where`` keeps now, in its order (``action`` names it)."""
-    if ctx.moved is None:
-        ctx.moved = set()
-    elif ctx.moved:
-        _catch_up(ctx)
+    _up_to_date(ctx)
     masks = ctx.kept
     if masks is None:
         masks = ctx.kept = {}
@@ -47,6 +44,14 @@ def kept_spaces(ctx: Ctx, action: str, kept: KeptSpaces) -> list[str]:
         out.append(spaces[low.bit_length() - 1])
         mask ^= low
     return out
+
+
+def _up_to_date(ctx: Ctx) -> None:
+    """What is remembered brought up to date, or the piles' moves noted from now on."""
+    if ctx.moved is None:
+        ctx.moved = set()
+    elif ctx.moved:
+        _catch_up(ctx)
 
 
 def _scan(ctx: Ctx, kept: KeptSpaces) -> int:
@@ -66,10 +71,7 @@ def owned_spaces(ctx: Ctx, mp: MapSpec) -> list[int]:
     """Seat by seat, the bit mask of the spaces of ``mp`` (the program's map, without
     tiles) holding a piece the seat owns: bit ``i`` for ``mp.zone_keys[i]``
     (:func:`map.in_a_row`).  Only the piles moved since are looked at again."""
-    if ctx.moved is None:
-        ctx.moved = set()
-    elif ctx.moved:
-        _catch_up(ctx)
+    _up_to_date(ctx)
     owned = ctx.owned
     if owned is None:
         owned = ctx.owned = [0] * int(ctx.st["players"])
