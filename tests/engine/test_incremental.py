@@ -117,6 +117,25 @@ def test_a_mark_that_changes_owner_changes_the_rows(tmp_path: Path) -> None:
     assert stolen > 20
 
 
+def test_a_plan_reset_puts_the_spaces_back(tmp_path: Path) -> None:
+    """A plan's reset (runtime/plan.py) puts the whole state back in place, not through
+    moves: what was remembered is forgotten.  Tic-Tac-Toe with its turn played as a plan of
+    up to two marks."""
+    shutil.copytree(bundled_root() / "tictactoe", tmp_path / "plan")
+    manifest = (tmp_path / "plan" / "ruleset.yaml").read_text()
+    manifest = manifest.replace("max: 1\n      mandatory: true", "max: 2\n      plan: true")
+    manifest = manifest.replace("max_decisions: 9", "max_decisions: 60")
+    (tmp_path / "plan" / "ruleset.yaml").write_text(manifest)
+    game = rulecraft.load(tmp_path / "plan").new_game(seed=0)
+    game.choose("act:place:a1")
+    game.choose("act:place:b1")
+    check_position(game)
+    assert "act:place:a1" not in game.legal_ids()
+    game.choose("plan:reset")
+    assert "act:place:a1" in game.legal_ids() and "act:place:b1" in game.legal_ids()
+    check_position(game)
+
+
 def kept(name: str, text: str) -> KeptSpaces | None:
     program = rulecraft.load(name).program
     tree, problems = parse_expression(text, "<test>")

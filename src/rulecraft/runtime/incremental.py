@@ -12,8 +12,9 @@ What is remembered is derived data, never part of the state: a new context (a lo
 save, an undo) starts with nothing remembered and tests every space once; a clone takes a
 copy of what its original remembers (:func:`carry`), a determinization nothing.  The
 moves that can change a pile in place note it (:func:`engine.move_comp`,
-:func:`engine.shuffle_zone`); whatever else rewrites a game's state in place forgets what
-is remembered (:func:`forget`).  The spaces come out in the map's order, as the ``where``
+:func:`engine.shuffle_zone`, ``set c.owner``); whatever else rewrites a game's state in
+place forgets what is remembered (:func:`forget`): an arranged position, a plan's reset, a
+determinization.  The spaces come out in the map's order, as the ``where``
 lists them, so the options, and every game, are the same as when listed from scratch
 (``tests/engine/test_incremental.py`` compares the two along random games).
 """

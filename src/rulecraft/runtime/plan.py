@@ -21,7 +21,7 @@ from __future__ import annotations
 from typing import Any, cast
 
 from rulecraft.runtime import engine as E
-from rulecraft.runtime import ids
+from rulecraft.runtime import ids, incremental
 from rulecraft.runtime.engine import Ctx
 from rulecraft.runtime.program import PlanSpec
 from rulecraft.runtime.state import State, clone_state
@@ -84,6 +84,7 @@ def answer(ctx: Ctx, what: str, plan: PlanSpec) -> None:
     if not record:
         raise E.RuleError("a plan reset with no plan in progress")
     _restore(st, record["state"])
+    incremental.forget(ctx)  # the piles were put back in place, not moved
     # The record is shared with clones of the state: replace it, never change it in place.
     st["plan"] = {**record, "resets": int(record.get("resets", 0)) + 1}
     ctx.say(f"Player {seat + 1}: {E.text_of(ctx, plan.reset_label)}")
