@@ -16,7 +16,7 @@ import pytest
 
 import rulecraft
 from rulecraft.compile import incremental as compiled_side
-from rulecraft.compile.load import bundled_root
+from rulecraft.compile.load import bundled_names, bundled_root
 from rulecraft.compile.names import compiler_for
 from rulecraft.compile.scope import Scope
 from rulecraft.language.parser import parse_expression
@@ -51,10 +51,22 @@ def check_position(game: rulecraft.Game) -> None:
                 )
 
 
-@pytest.mark.parametrize("name", ["tictactoe", "connect4"])
+def with_kept_actions() -> list[str]:
+    """Every bundled ruleset with an action kept up to date (a new one is tested too)."""
+    return [
+        name
+        for name in bundled_names()
+        if any(a.kept is not None for a in rulecraft.load(name).program.actions.values())
+    ]
+
+
+def test_the_board_games_keep_their_spaces() -> None:
+    assert {"tictactoe", "connect4"} <= set(with_kept_actions())
+
+
+@pytest.mark.parametrize("name", with_kept_actions())
 def test_kept_options_are_what_listing_from_scratch_gives(name: str) -> None:
     ruleset = rulecraft.load(name)
-    assert any(a.kept is not None for a in ruleset.program.actions.values())
     for seed in range(25):
         game = ruleset.new_game(seed=seed)
         rng = random.Random(seed)
