@@ -98,3 +98,45 @@ def test_the_fuzzer_reaches_the_interesting_outcomes() -> None:
     assert seen["ended"] + seen["decision limit"] >= 10, seen
     assert sum(n for code, n in seen.items() if code.startswith("RC3")) >= 3, seen
     assert len([code for code in seen if code.startswith("RC3")]) >= 2, seen
+
+
+#: Found by the fuzzer on 2026-12-02 (verbatim): a runaway loop stopped at the jump of an
+#: ``if true:`` was reported at ``<none>:0:0``.  The constants ``true``, ``false`` and
+#: ``none`` had no place in the syntax tree, so that jump, placed at its condition, had none.
+CONSTANT_CONDITION = (
+    "rulecraft: 1\nname: fuzz\nplayers: {min: 2, max: 4}\nfiles: [rules.rcl]\nkinds:\n"
+    "  card:\n    attributes: {cost: number}\n    counters: [damage]\nzones:\n"
+    "  deck: {per: player, visibility: hidden, order: ordered}\n"
+    "  hand: {per: player, visibility: owner}\n  board: {per: player, visibility: public}\n"
+    "  pile: {per: player, visibility: public}\nresources:\n"
+    "  gold: {per: player, start: 1, min: -5}\nflags: [marked]\ncomponents:\n"
+    "  - {kind: card, zone: deck}\nflow:\n  phases:\n    - name: main\n"
+    '      actions: [a6]\n      max: 1\nend:\n  - if: "you.gold >= 5"\n    winner: you\n',
+    "define d1 = (you.gold + 0)\n\neffect e4(q0):\n    let v5 = count([1, 2] * you.gold)\n"
+    '    move first(you.hand) to you.deck\n\ncard k0 "Card 0":\n    copies: 1\n'
+    "    cost: 0\n    when ev2(n):\n        gain (you.gold + you.gold) gold\n\n"
+    'card k1 "Card 1":\n    copies: 1\n    cost: 0\n    when ev2(n):\n'
+    "        gain 0 gold\n        gain 0 gold\n        gain 0 gold\n        gain you.gold gold\n\n"
+    'action a6 "Action a6":\n    lose (you.gold + d1) gold\n    e4(d1)\n'
+    "    while d1 != (0 - 0):\n        lose count(you.hand) gold\n"
+    "        discard first(you.hand) to you.pile\n        if true:\n            lose 0 gold\n"
+    "        lose opponent.gold gold\n\nrule on_ev2:\n    when ev2(n):\n        gain 1 gold\n\n"
+    "rule on_ev3:\n    when ev3(n):\n        gain 1 gold\n",
+)
+
+
+def test_a_runaway_loop_stopped_at_if_true_is_located_there() -> None:
+    with mock.patch.object(engine, "MAX_STEPS_PER_DECISION", STEP_LIMIT):
+        assert play(load(*CONSTANT_CONDITION), 2, 0) == "RC306"  # play checks the place
+
+
+def test_the_constants_have_a_place() -> None:
+    from rulecraft.language.parser import parse_expression
+
+    for text, column in (("true", 1), ("1 == none", 6), ("not false", 5)):
+        tree, problems = parse_expression(text, "x.rcl")
+        assert tree is not None and not problems
+        const = tree
+        while not hasattr(const, "value"):
+            const = getattr(const, "right", None) or getattr(const, "operand", None)
+        assert (const.span.file, const.span.line, const.span.column) == ("x.rcl", 1, column)

@@ -524,13 +524,13 @@ class _Builder(Transformer[Token, Any]):
         return ast.Name(self._span(c), str(c[0]))
 
     def true_(self, c: list[Any]) -> ast.Const:
-        return ast.Const(ast.NOWHERE, True)
+        return ast.Const(self._span(c), True)
 
     def false_(self, c: list[Any]) -> ast.Const:
-        return ast.Const(ast.NOWHERE, False)
+        return ast.Const(self._span(c), False)
 
     def none_(self, c: list[Any]) -> ast.Const:
-        return ast.Const(ast.NOWHERE, None)
+        return ast.Const(self._span(c), None)
 
     def list_(self, c: list[Any]) -> ast.ListExpr:
         return ast.ListExpr(self._span(c), tuple(c))
