@@ -120,6 +120,35 @@ def plan(compiler: Compiler, e: ast.Expr, scope: Scope) -> Plan | None:
     return Plan(source, gen.consts, gen.fallbacks, gen.nodes)
 
 
+@dataclass(frozen=True)
+class SpacesWhere:
+    """``spaces where C`` as the generator writes it: ``C``'s source with the space as the
+    Python variable ``var``, the constants it refers to, and the constant holding the
+    spaces (:mod:`rulecraft.compile.incremental` reads it)."""
+
+    var: str
+    condition: str
+    consts: dict[str, Any]
+    spaces: tuple[str, ...]
+    fallbacks: int  #: parts left to the closure compiler (called from the code)
+
+
+def spaces_where(compiler: Compiler, e: ast.Expr, scope: Scope) -> SpacesWhere | None:
+    """``e`` when it is a ``where`` over the map's own spaces, written out; else ``None``.
+    Pure, as :func:`plan` is."""
+    if not isinstance(e, ast.Where):
+        return None
+    gen = _Generator(compiler)
+    env = Env({}, frozenset(scope.locals | {"you", "this"}), scope)
+    if not gen.over_spaces(e, env):
+        return None
+    try:
+        var, items, condition = gen.where_parts(e, env)
+    except GiveUp:
+        return None
+    return SpacesWhere(var, condition, gen.consts, tuple(gen.consts[items]), len(gen.fallbacks))
+
+
 def build(compiler: Compiler, p: Plan) -> ExprFn:
     """The function of a plan: its fallbacks compiled (silently: the closure compiler has
     already reported on the whole expression), its source compiled and run."""

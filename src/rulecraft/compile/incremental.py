@@ -38,21 +38,16 @@ _COMPARISONS = (pyast.Eq, pyast.NotEq, pyast.Is, pyast.IsNot)
 def kept_spaces(c: Compiler, e: ast.Expr, scope: Scope) -> KeptSpaces | None:
     """``e`` (an action's ``for ... in``) as spaces kept up to date, or ``None`` when it is
     not ``spaces where C`` over a map without tiles with ``C`` as the module text says."""
-    if not isinstance(e, ast.Where) or c.map is None or c.map.tiles:
+    if c.map is None or c.map.tiles:
         return None
-    gen = codegen._Generator(c)
-    env = codegen.Env({}, frozenset(scope.locals | {"you", "this"}), scope)
-    if not gen.over_spaces(e, env):
+    written = codegen.spaces_where(c, e, scope)
+    if written is None or written.fallbacks:
         return None
-    try:
-        var, items, condition = gen.where_parts(e, env)
-    except codegen.GiveUp:
+    var, condition, spaces = written.var, written.condition, written.spaces
+    reads = _pile_reads(condition, var, written.consts, set(spaces))
+    if reads is None:
         return None
-    spaces = gen.consts[items]
-    reads = _pile_reads(condition, var, gen.consts, set(spaces))
-    if gen.fallbacks or reads is None:
-        return None
-    namespace: dict[str, Any] = dict(gen.consts)
+    namespace: dict[str, Any] = dict(written.consts)
     source = f"lambda {codegen.ZONES}, {var}: {condition}"
     test = eval(compile(source, "<rulecraft generated>", "eval"), namespace)
     watchers: dict[str, set[int]] = {}
@@ -65,7 +60,7 @@ def kept_spaces(c: Compiler, e: ast.Expr, scope: Scope) -> KeptSpaces | None:
             if isinstance(pile, str):  # None (off the map) is no pile: always empty
                 watchers.setdefault(pile, set()).add(i)
     return KeptSpaces(
-        spaces=tuple(spaces),
+        spaces=spaces,
         test=test,
         watchers={pile: tuple(sorted(found)) for pile, found in watchers.items()},
         source=source,
