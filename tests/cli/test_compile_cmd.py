@@ -22,17 +22,26 @@ def test_show_lists_a_rules_instructions_with_their_source_lines(
 
 
 def test_a_generated_expression_is_shown_as_python(capsys: pytest.CaptureFixture[str]) -> None:
-    """Connect Four's drop ranges over the open columns: a 'where' the code generator
-    writes as one comprehension."""
-    program = rulecraft.load("connect4").program
-    name, action = next((n, a) for n, a in program.actions.items() if a.for_collection)
-    assert main(["compile", "connect4", "--show", name]) == 0
+    """Knight Moves' top action ranges over the display's unspent cards: a 'where' the code
+    generator writes as one comprehension."""
+    action = rulecraft.load("knight_moves").program.actions["use_top"]
+    assert main(["compile", "knight_moves", "--show", "use_top"]) == 0
     out = capsys.readouterr().out
     source = getattr(action.for_collection, "__rulecraft_source__", None)
     assert source is not None
-    shown = out.split(f"   for {action.for_var} in:\n", 1)[1].split("   kept up to date")[0]
+    shown = out.split(f"   for {action.for_var} in:\n", 1)[1].split("   condition:")[0]
     assert shown.splitlines() == [f"      {line}" for line in source.rstrip().splitlines()]
-    assert " for _it1 in " in shown  # a comprehension, not a tree of closures
+    assert " for _it0 in " in shown  # a comprehension, not a tree of closures
+
+
+def test_a_kept_where_reads_what_is_remembered(capsys: pytest.CaptureFixture[str]) -> None:
+    """Connect Four's open spaces, and the empty ones its tie counts, are read from what
+    is kept up to date as discs drop, not listed space by space."""
+    assert main(["compile", "connect4", "--show", "drop"]) == 0
+    out = capsys.readouterr().out
+    assert "   for space in:\n      def _generated(ctx):\n" in out
+    assert "          return _kept_spaces(ctx, _k0)\n" in out
+    assert "return (not (_kept_mask(ctx, _k0) != 0))" in out  # count(...) == 0: any bit
 
 
 def test_a_kept_collection_shows_its_test_and_the_piles_it_watches(
@@ -70,8 +79,9 @@ def test_a_statements_generated_condition_is_shown_under_it(
     capsys: pytest.CaptureFixture[str],
 ) -> None:
     """Tic-Tac-Toe's 'elif count(spaces where empty(it)) == 0' (rules.rcl line 9) is
-    generated code that stops at the first empty space; the listing shows it under the
-    instruction that tests it, and names the elif's own line."""
+    generated code that asks whether any empty space is kept (the spaces its menu keeps
+    up to date); the listing shows it under the instruction that tests it, and names the
+    elif's own line."""
     assert main(["compile", "tictactoe", "--show", "place"]) == 0
     out = capsys.readouterr().out.splitlines()
     test = next(i for i, line in enumerate(out) if "jump_unless       rules.rcl:9:" in line)
@@ -82,4 +92,4 @@ def test_a_statements_generated_condition_is_shown_under_it(
             break
         shown.append(line.split("| ", 1)[1])
     assert shown[0] == "def _generated(ctx):"
-    assert shown[-1].strip().startswith("return (not any(")
+    assert shown[-1].strip() == "return (not (_kept_mask(ctx, _k0) != 0))"

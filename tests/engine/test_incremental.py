@@ -36,11 +36,15 @@ def fresh_owned(game: rulecraft.Game) -> list[int]:
 
 def check_position(game: rulecraft.Game) -> None:
     ctx = game._ctx()
-    for name, action in game.program.actions.items():
-        if action.kept is not None:
-            assert action.for_collection is not None
-            listed = E.as_list(ctx, action.for_collection(ctx))
-            assert incremental.kept_spaces(ctx, name, action.kept) == listed
+    zones = game.state["zones"]
+    for kept in game.program.kept_wheres:  # the actions' and the expressions' alike
+        listed = [space for space in kept.spaces if kept.test(zones, space)]
+        assert incremental.kept_spaces(ctx, kept) == listed
+    for action in game.program.actions.values():
+        if action.kept is not None:  # what its menu lists, from a context that remembers
+            assert action.for_collection is not None  # nothing: every space tested
+            fresh = E.as_list(ctx, action.for_collection(E.Ctx(game.program, game.state)))
+            assert incremental.kept_spaces(ctx, action.kept) == fresh
     mp = game.program.map
     if mp is not None and ctx.owned is not None:
         assert incremental.owned_spaces(ctx, mp) == fresh_owned(game)
@@ -52,16 +56,21 @@ def check_position(game: rulecraft.Game) -> None:
 
 
 def with_kept_actions() -> list[str]:
-    """Every bundled ruleset with an action kept up to date (a new one is tested too)."""
-    return [
-        name
-        for name in bundled_names()
-        if any(a.kept is not None for a in rulecraft.load(name).program.actions.values())
-    ]
+    """Every bundled ruleset with a ``where`` kept up to date (a new one is tested too)."""
+    return [name for name in bundled_names() if rulecraft.load(name).program.kept_wheres]
 
 
 def test_the_board_games_keep_their_spaces() -> None:
     assert {"tictactoe", "connect4"} <= set(with_kept_actions())
+
+
+def test_a_where_read_by_an_action_and_a_condition_is_kept_once() -> None:
+    """Tic-Tac-Toe's menu lists ``spaces where empty(it)`` and its tie asks whether
+    ``count(spaces where empty(it)) == 0``: one mask serves both (what the tie's code
+    reads: tests/cli/test_compile_cmd.py)."""
+    program = rulecraft.load("tictactoe").program
+    (kept,) = program.kept_wheres
+    assert program.actions["place"].kept is kept
 
 
 @pytest.mark.parametrize("name", with_kept_actions())

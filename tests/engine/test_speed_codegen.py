@@ -100,22 +100,31 @@ def test_generated_expressions_give_what_the_closures_give(
         assert values(games, text) == generated[text], text
 
 
+def open_test_source() -> str:
+    """The generated test of one space of Connect Four's ``spaces where open(it)`` (the
+    drop action's spaces, kept up to date as discs drop: runtime/incremental.py)."""
+    kept = rulecraft.load("connect4").program.actions["drop"].kept
+    assert kept is not None, "the drop action's spaces are not kept up to date"
+    return kept.source
+
+
 def test_connect_four_legal_moves_are_one_function_with_the_define_inlined() -> None:
     program = rulecraft.load("connect4").program
     collection = program.actions["drop"].for_collection
     source = getattr(collection, "__rulecraft_source__", None)
     assert source is not None, "the drop action's collection is not generated"
-    # one comprehension over the spaces, open(it) written in place: no call of a definition
-    assert source.count(" for ") == 1
-    assert "define" not in source and "_f" not in source
+    assert "return _kept_spaces(ctx, _k0)" in source  # what is remembered, read
+    # one function testing a space, open(it) written in place: no call of a definition
+    test = open_test_source()
+    assert test.startswith("lambda _zones, _it1: ") and " for " not in test
+    assert "define" not in test and "_f" not in test
 
 
 def test_what_the_generator_knows_of_a_value_leaves_out_the_run_time_tests() -> None:
     """``it`` walks the map's own spaces, ``it.y`` is a number, ``space_at`` gives a space or
     nothing, ``empty`` a bool: none of them is tested again at run time (issue 11: "field
     access specialised by type")."""
-    program = rulecraft.load("connect4").program
-    source = program.actions["drop"].for_collection.__rulecraft_source__
+    source = open_test_source()
     assert "type(" not in source and "not not" not in source and "int(" not in source
     assert "_coord" not in source and "_empty" not in source and "_add" not in source
 
@@ -125,8 +134,7 @@ def test_what_depends_on_the_space_alone_is_worked_out_once() -> None:
     lies below it depend on the space alone (the map has no tiles): each is one lookup in a
     table made when the ruleset compiles, not arithmetic on coordinates at every decision
     (issue 11: "constant folding")."""
-    program = rulecraft.load("connect4").program
-    source = program.actions["drop"].for_collection.__rulecraft_source__
+    source = open_test_source()
     assert "== (5)" not in source and "+ (1)" not in source  # it.y == 5, it.y + 1
     assert source.count("[_it1]") == 2  # the two tables
 
@@ -177,4 +185,5 @@ def test_an_emptiness_test_over_a_zone_does_not_stop_the_rest_being_generated() 
     fn = game.ruleset.compile_expression(game.program, text)
     source = getattr(fn, "__rulecraft_source__", None)
     assert source is not None, "nothing generated"
-    assert " for _it" in source and "_f" in source  # spaces generated, the zone's where called
+    # the spaces' where read from what is kept up to date, the zone's where called
+    assert "_kept_mask(ctx, " in source and "_f" in source

@@ -48,6 +48,7 @@ from rulecraft.runtime import engine as E
 from rulecraft.runtime import ids
 from rulecraft.runtime import map as spatial
 from rulecraft.runtime.builtins import BUILTINS, get_field, multiply
+from rulecraft.runtime.incremental import kept_mask, kept_spaces
 from rulecraft.runtime.values import divide, modulo
 
 if TYPE_CHECKING:
@@ -209,6 +210,8 @@ def _helpers() -> dict[str, Any]:
         "has_named_flag": has_named_flag,
         "as_list": E.as_list,
         "seat_of": E.seat_of,
+        "_kept_spaces": kept_spaces,
+        "_kept_mask": kept_mask,
     }
 
 
@@ -485,6 +488,10 @@ class _Generator:
         fn, lo, hi = BUILTINS[n]
         if not lo <= len(e.args) <= hi:
             raise GiveUp
+        if n == "count" and len(e.args) == 1 and isinstance(e.args[0], ast.Where):
+            kept = self.kept(e.args[0], env)
+            if kept is not None:  # the bits of the remembered mask: no list is built
+                return self.sorted_as(f"_kept_mask(ctx, {kept}).bit_count()", INT)
         args = [self.expr(a, env) for a in e.args]
         if n == "empty" and len(args) == 1 and self.sort(args[0]) in (SPACE, SPACE_OR_NONE):
             # a space's pile (no pile for None: empty, as _empty says of nothing)
@@ -567,6 +574,9 @@ class _Generator:
         raise GiveUp
 
     def where(self, e: ast.Where, env: Env) -> str:
+        kept = self.kept(e, env)
+        if kept is not None:
+            return f"_kept_spaces(ctx, {kept})"
         if self.closure_where(e, env):
             return self.fallback(e, env)  # the closure compiler's fast path
         var, items, cond = self.where_parts(e, env)
@@ -578,6 +588,9 @@ class _Generator:
 
     def any_where(self, e: ast.Where, env: Env) -> str:
         """Is any item of the ``where`` kept?  Stops at the first (``count(...) == 0``)."""
+        kept = self.kept(e, env)
+        if kept is not None:
+            return self.sorted_as(f"(_kept_mask(ctx, {kept}) != 0)", BOOL)
         if self.closure_where(e, env):
             return self.sorted_as(f"(not not {self.fallback(e, env)})", BOOL)
         var, items, cond = self.where_parts(e, env)
@@ -585,6 +598,21 @@ class _Generator:
             return self.sorted_as(f"any({cond} for {var} in {items})", BOOL)
         given = self.fresh("items")
         return self.sorted_as(f"(lambda {given}: any({cond} for {var} in {given}))({items})", BOOL)
+
+    def kept(self, e: ast.Where, env: Env) -> str | None:
+        """The constant holding ``e`` kept up to date as pieces move (the run-time side
+        remembers its spaces: :mod:`rulecraft.runtime.incremental`), when it can be: a
+        ``where`` over the spaces of a map without tiles whose condition reads nothing but
+        the piles of spaces fixed by the space (:mod:`rulecraft.compile.incremental`)."""
+        if not self.over_spaces(e, env) or self.c.map is None or self.c.map.tiles:
+            return None
+        from rulecraft.compile import incremental  # (it imports this module)
+
+        found = incremental.kept_where(self.c, e, env.scope)
+        if found is None:
+            return None
+        self.nodes += MIN_NODES  # (always worth generating: it stands for a walk of the map)
+        return self.const(found)
 
     def over_spaces(self, e: ast.Where, env: Env) -> bool:
         """Does the ``where`` walk the map's own spaces (the name ``spaces``)?"""

@@ -68,6 +68,7 @@ from rulecraft.runtime.program import (
     ComponentDef,
     ExprFn,
     FieldSpec,
+    KeptSpaces,
     KindSpec,
     MapSpec,
     PolicySpec,
@@ -153,6 +154,9 @@ class Compiler:
         self.enum_values: list[tuple[str, str, str]] = []  # (value, kind, attribute)
         self.set_fields: set[str] = set()
         self.defs: dict[str, ComponentDef] = {}
+        #: the ``where``s kept up to date as pieces move, by what they read
+        #: (:func:`compile.incremental.kept_where`)
+        self.kept_wheres: dict[str, KeptSpaces | None] = {}
 
     # ------------------------------------------------------------------ diagnostics
     def error(self, code: str, message: str, span: Span, hint: str | None = None) -> None:
@@ -221,6 +225,7 @@ class Compiler:
             ),
             names=names_of(self),
             flags=frozenset(self.flags_set),
+            kept_wheres=tuple(k for k in self.kept_wheres.values() if k is not None),
         )
 
     def _manifest_expressions(self) -> tuple[ExprFn | None, ExprFn | None, ExprFn | None]:

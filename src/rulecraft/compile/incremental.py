@@ -35,6 +35,18 @@ if TYPE_CHECKING:
 _COMPARISONS = (pyast.Eq, pyast.NotEq, pyast.Is, pyast.IsNot)
 
 
+def kept_where(c: Compiler, e: ast.Expr, scope: Scope) -> KeptSpaces | None:
+    """:func:`kept_spaces`, one for each ``where`` that reads the same: a ``where`` kept by
+    an action and counted by a condition is remembered once (``c.kept_wheres``)."""
+    written = codegen.spaces_where(c, e, scope)
+    if written is None:
+        return None
+    key = f"{written.condition} {sorted(written.consts.items(), key=lambda kv: kv[0])!r}"
+    if key not in c.kept_wheres:
+        c.kept_wheres[key] = kept_spaces(c, e, scope)
+    return c.kept_wheres[key]
+
+
 def kept_spaces(c: Compiler, e: ast.Expr, scope: Scope) -> KeptSpaces | None:
     """``e`` (an action's ``for ... in``) as spaces kept up to date, or ``None`` when it is
     not ``spaces where C`` over a map without tiles with ``C`` as the module text says."""

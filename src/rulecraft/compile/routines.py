@@ -3,12 +3,14 @@
 
 from __future__ import annotations
 
+import sys
 from typing import TYPE_CHECKING
 
 from rulecraft.compile import incremental
 from rulecraft.compile.amounts import _unit_span
 from rulecraft.compile.scope import Scope, _Code
 from rulecraft.language import ast
+from rulecraft.runtime import ids
 from rulecraft.runtime.instructions import _enter_entry
 from rulecraft.runtime.program import ActionSpec, EntryDef, Routine
 
@@ -48,7 +50,7 @@ def compile_actions(c: Compiler) -> dict[str, ActionSpec]:
         coll = kept = None
         if a.for_var is not None and a.for_collection is not None:
             coll = c.expr(a.for_collection, scope)
-            kept = incremental.kept_spaces(c, a.for_collection, scope)
+            kept = incremental.kept_where(c, a.for_collection, scope)
             scope = scope.child(a.for_var)
         cost = tuple(c.qty_parts(a.cost, scope)) if a.cost else ()
         for unit, _ in cost:
@@ -63,6 +65,9 @@ def compile_actions(c: Compiler) -> dict[str, ActionSpec]:
             condition=c.expr(a.condition, scope) if a.condition else None,
             routine=c.routine(f"action.{name}", a.body, scope),
             kept=kept,
+            kept_options=()
+            if kept is None
+            else tuple(sys.intern(ids.action_option(name, ids.space_name(s))) for s in kept.spaces),
         )
     return out
 

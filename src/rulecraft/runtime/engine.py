@@ -29,7 +29,7 @@ from rulecraft.errors import RuleError as RuleError
 from rulecraft.rng import Rng, randbelow, shuffled
 from rulecraft.runtime import ids
 from rulecraft.runtime.ids import DEFINITION, SPACE, ZONE
-from rulecraft.runtime.program import Program, Routine, TriggerSpec
+from rulecraft.runtime.program import KeptSpaces, Program, Routine, TriggerSpec
 from rulecraft.runtime.state import (
     STATE_VERSION,
     ComponentState,
@@ -70,9 +70,9 @@ class Ctx:
     #: (:func:`_sources`), each worked out once per listing instead of once per card whose
     #: cost or condition asks.  ``None`` whenever the state may change.
     memo: dict[Any, Any] | None = None
-    #: The spaces each action's kept ``where`` keeps (:mod:`incremental`), by action name,
-    #: as bit masks over its spaces; ``None`` until a menu first lists one.
-    kept: dict[str, int] | None = None
+    #: The spaces each kept ``where`` keeps (:mod:`incremental`), as bit masks over its
+    #: spaces; ``None`` until one is first listed.
+    kept: dict[KeptSpaces, int] | None = None
     #: Seat by seat, the map's spaces holding a piece the seat owns, as a bit mask
     #: (:func:`incremental.owned_spaces`); ``None`` until ``in_a_row`` first asks.
     owned: list[int] | None = None
@@ -80,6 +80,10 @@ class Ctx:
     #: (``None`` while nothing is remembered): :func:`move_comp`, :func:`shuffle_zone` and
     #: a change of a piece's owner note them.
     moved: set[str] | None = None
+    #: By (seat, n): a mask of the seat's spaces (``owned``) known to hold no line of
+    #: ``n`` (:func:`map.in_a_row`): while the seat only gains spaces, only the lines
+    #: through the spaces gained since are looked at.  A fact of the map, not the state.
+    rows: dict[tuple[int, int], int] | None = None
 
     def say(self, text: str, audience: int = -1) -> None:
         """Add a log line; ``audience`` -1 is everybody, else only that seat sees it."""
@@ -660,9 +664,11 @@ def unique_option_id(ctx: Ctx, option_id: str) -> str:
     pending = ctx.st["pending"]
     if pending is None:
         return option_id
-    ids = [opt[0] for opt in pending["options"]]
-    if option_id in ids:
-        return option_id
+    options = pending["options"]
+    for opt in options:  # (the common case first: the id as it is, with no list built)
+        if opt[0] == option_id:
+            return option_id
+    ids = [opt[0] for opt in options]
     matches = [i for i in ids if i != option_id and without_copy_number(i) == option_id]
     return matches[0] if len(matches) == 1 else option_id
 
@@ -811,14 +817,16 @@ def _run_loop(ctx: Ctx) -> None:
             finish(ctx, [], True, "The rules ran out.")
             return
         frame = stack[-1]
-        code = routines[frame[0]].code
+        routine: int = frame[0]
+        code = routines[routine].code
+        size = len(code)
         ctx.frame = frame
         ctx.loc = frame[2]
         # Run this frame's instructions until it ends, another frame takes over, or
-        # somebody must decide.
+        # somebody must decide.  (pc is typed: mypyc then compares and adds machine ints.)
         while True:
-            pc = frame[1]
-            if pc >= len(code):
+            pc: int = frame[1]
+            if pc >= size:
                 stack.pop()
                 break
             frame[1] = pc + 1

@@ -29,22 +29,31 @@ if TYPE_CHECKING:
     from rulecraft.runtime.engine import Ctx
 
 
-def kept_spaces(ctx: Ctx, action: str, kept: KeptSpaces) -> list[str]:
-    """The spaces ``kept``'s ``where`` keeps now, in its order (``action`` names it)."""
-    _up_to_date(ctx)
-    masks = ctx.kept
-    if masks is None:
-        masks = ctx.kept = {}
+def kept_spaces(ctx: Ctx, kept: KeptSpaces) -> list[str]:
+    """The spaces ``kept``'s ``where`` keeps now, in its order."""
+    mask = kept_mask(ctx, kept)
     spaces = kept.spaces
-    mask = masks.get(action)
-    if mask is None:
-        mask = masks[action] = _scan(ctx, kept)
     out: list[str] = []
     while mask:
         low = mask & -mask
         out.append(spaces[low.bit_length() - 1])
         mask ^= low
     return out
+
+
+def kept_mask(ctx: Ctx, kept: KeptSpaces) -> int:
+    """The spaces ``kept``'s ``where`` keeps now as a bit mask: bit ``i`` for
+    ``kept.spaces[i]`` (the lowest bit first is the ``where``'s order)."""
+    _up_to_date(ctx)
+    masks = ctx.kept
+    if masks is None:
+        masks = ctx.kept = {}
+    # (typed apart from the dictionary's optional value: mypyc then does int arithmetic)
+    found = masks.get(kept)
+    mask: int = _scan(ctx, kept) if found is None else found
+    if found is None:
+        masks[kept] = mask
+    return mask
 
 
 def _up_to_date(ctx: Ctx) -> None:
@@ -83,14 +92,16 @@ def owned_spaces(ctx: Ctx, mp: MapSpec) -> list[int]:
 
 def _own(ctx: Ctx, owned: list[int], key: str, i: int) -> None:
     """Bit ``i`` of each seat's mask set as the pile ``key`` says (see owned_spaces)."""
-    bit = 1 << i
+    keep: int = ~(1 << i)
     for seat in range(len(owned)):
-        owned[seat] &= ~bit
+        was: int = owned[seat]
+        owned[seat] = was & keep
     comps = ctx.st["comps"]
     for cid in ctx.st["zones"].get(key, ()):
         owner = comps[cid]["o"]
         if owner is not None:
-            owned[owner] |= bit
+            mine: int = owned[owner]
+            owned[owner] = mine | (1 << i)
 
 
 def _catch_up(ctx: Ctx) -> None:
@@ -101,20 +112,18 @@ def _catch_up(ctx: Ctx) -> None:
     masks = ctx.kept
     if masks is not None:
         zones = ctx.st["zones"]
-        actions = ctx.prog.actions
-        for action, mask in masks.items():
-            kept = actions[action].kept
-            assert kept is not None  # only kept actions are remembered
+        for kept, was in masks.items():
             watchers = kept.watchers
             test = kept.test
             spaces = kept.spaces
+            mask: int = was
             for pile in moved:
                 for i in watchers.get(pile, ()):
                     if test(zones, spaces[i]):
                         mask |= 1 << i
                     else:
                         mask &= ~(1 << i)
-            masks[action] = mask
+            masks[kept] = mask
     owned = ctx.owned
     mp = ctx.prog.map
     if owned is not None and mp is not None:
@@ -140,6 +149,7 @@ def carry(ctx: Ctx, to: Ctx) -> None:
     to.kept = None if ctx.kept is None else dict(ctx.kept)
     to.owned = None if ctx.owned is None else list(ctx.owned)
     to.moved = None if ctx.moved is None else set(ctx.moved)
+    to.rows = None if ctx.rows is None else dict(ctx.rows)
 
 
 def forget(ctx: Ctx) -> None:
@@ -147,3 +157,4 @@ def forget(ctx: Ctx) -> None:
     ctx.kept = None
     ctx.owned = None
     ctx.moved = None
+    ctx.rows = None

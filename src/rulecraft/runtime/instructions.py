@@ -15,7 +15,7 @@ from rulecraft.runtime import engine as E
 from rulecraft.runtime import ids, incremental, plan
 from rulecraft.runtime.engine import Ctx, RuleError
 from rulecraft.runtime.ids import COPY, DEFINITION, PLAYER, SPACE, ZONE
-from rulecraft.runtime.program import ActionSpec, ExprFn, Instr, Label
+from rulecraft.runtime.program import ActionSpec, ExprFn, Instr, KeptSpaces, Label
 from rulecraft.runtime.state import State
 
 
@@ -492,14 +492,12 @@ def _menu_options(ctx: Ctx, index: int) -> list[list[Any]]:
             var = act.for_var or "it"
             condition = act.condition
             cost = act.cost
-            stem = ids.action_option(name, "")  # "act:NAME:": each option adds its value's id
             kept = act.kept
-            values: list[Any]  # (spaces, or any values: mypyc checks what it is told)
             if kept is not None:  # kept up to date as pieces move, not listed afresh
-                values = incremental.kept_spaces(ctx, name, kept)
-            else:
-                values = E.as_list(ctx, act.for_collection(ctx))
-            for value in values:
+                _kept_options(ctx, act, kept, seat, options)
+                continue
+            stem = ids.action_option(name, "")  # "act:NAME:": each option adds its value's id
+            for value in E.as_list(ctx, act.for_collection(ctx)):
                 local[var] = value
                 if condition is not None and not condition(ctx):
                     continue
@@ -516,6 +514,33 @@ def _menu_options(ctx: Ctx, index: int) -> list[list[Any]]:
     finally:
         ctx.loc = saved
     return options
+
+
+def _kept_options(
+    ctx: Ctx, act: ActionSpec, kept: KeptSpaces, seat: int, options: list[list[Any]]
+) -> None:
+    """The options of ``act`` over the spaces its ``where`` keeps (:mod:`incremental`),
+    appended to ``options`` in the ``where``'s order; ``ctx.loc`` is the action's locals."""
+    mask = incremental.kept_mask(ctx, kept)
+    spaces = kept.spaces
+    ids_ = act.kept_options
+    name = act.name
+    condition = act.condition
+    cost = act.cost
+    var = act.for_var or "it"
+    local = ctx.loc
+    while mask:
+        low = mask & -mask
+        mask ^= low
+        i = low.bit_length() - 1
+        value = spaces[i]
+        if condition is not None or cost:
+            local[var] = value
+            if condition is not None and not condition(ctx):
+                continue
+            if cost and not _can_pay(ctx, cost, seat):
+                continue
+        options.append([ids_[i], None, ["act", name, value]])
 
 
 def _ability_options(ctx: Ctx, seat: int) -> list[list[Any]]:

@@ -387,10 +387,7 @@ def in_a_row(ctx: Ctx, a: list[Any]) -> bool:
         mask = masks[seat] if 0 <= seat < len(masks) else 0
         if n <= 1:
             return mask != 0
-        for line in lines_of(mp, n):  # noqa: SIM110  (as below)
-            if (mask & line) == line:
-                return True
-        return False
+        return _has_line(ctx, mp, seat, n, mask)
     zones = ctx.st["zones"]
     comps = ctx.st["comps"]
     mask = 0
@@ -414,6 +411,55 @@ def in_a_row(ctx: Ctx, a: list[Any]) -> bool:
         if (mask & line) == line:
             return True
     return False
+
+
+def _has_line(ctx: Ctx, mp: MapSpec, seat: int, n: int, mask: int) -> bool:
+    """Does ``mask`` (``seat``'s spaces) hold a line of ``n``?  Near the last move: when
+    the seat's spaces are those of its last "no" and more, only the lines through the
+    spaces gained since are looked at (a line through none of them was not whole then,
+    and is not now)."""
+    rows = ctx.rows
+    if rows is None:
+        rows = ctx.rows = {}
+    key = (seat, n)
+    found = rows.get(key)
+    checked: int = -1 if found is None else found
+    if checked != -1 and (checked & ~mask) == 0:
+        gained: int = mask & ~checked
+        through = lines_through(mp, n)
+        while gained:
+            low = gained & -gained
+            gained ^= low
+            for line in through[low.bit_length() - 1]:
+                if (mask & line) == line:
+                    return True
+    else:
+        for line in lines_of(mp, n):
+            if (mask & line) == line:
+                return True
+    rows[key] = mask
+    return False
+
+
+def lines_through(mp: MapSpec, n: int) -> tuple[tuple[int, ...], ...]:
+    """Space by space (bit ``i`` for ``mp.zone_keys[i]``), the lines of :func:`lines_of`
+    that pass through it, kept with the map.
+
+    >>> from rulecraft.runtime.program import MapSpec
+    >>> coords = {f"{x}{y}": (x, y) for x in range(3) for y in range(3)}
+    >>> mp = MapSpec("square", 3, 3, tuple(coords), coords, {}, {}, {}, frozenset(),
+    ...              zone_keys=tuple((k, xy) for k, xy in coords.items()))
+    >>> [len(lines) for lines in lines_through(mp, 3)]  # the centre is on four lines
+    [3, 2, 3, 2, 4, 2, 3, 2, 3]
+    """
+    found = mp.lines_through.get(n)
+    if found is None:
+        lines = lines_of(mp, n)
+        found = tuple(
+            tuple(line for line in lines if line >> i & 1) for i in range(len(mp.zone_keys))
+        )
+        mp.lines_through[n] = found
+    return found
 
 
 #: The most spaces a map may have for :func:`in_a_row` to keep its lines as bit masks

@@ -115,7 +115,7 @@ class AbilitySpec:
     side: str | None
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, eq=False)  # (one per where: hashed as itself)
 class KeptSpaces:
     """``spaces where C`` when ``C`` reads nothing of the game but the piles of spaces fixed
     by the space it tests (``empty(it)``, ``empty(space_at(it.x, it.y + 1))``): the spaces
@@ -147,6 +147,9 @@ class ActionSpec:
     routine: int
     #: ``for_collection`` kept up to date as pieces move, when it can be (else ``None``)
     kept: KeptSpaces | None = None
+    #: the option id of each of ``kept``'s spaces, in its order (written once: a menu
+    #: built from them neither slices nor joins text, nor hashes a new id)
+    kept_options: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True, slots=True)
@@ -317,6 +320,10 @@ class MapSpec:
     placed: dict[tuple[str, ...], MapSpec] = field(default_factory=dict, compare=False, repr=False)
     #: the lines of n spaces in a straight line, by n, as bit masks (runtime.map.lines_of)
     lines: dict[int, tuple[int, ...]] = field(default_factory=dict, compare=False, repr=False)
+    #: by n, space by space (as in ``zone_keys``), the lines of ``lines[n]`` through it
+    lines_through: dict[int, tuple[tuple[int, ...], ...]] = field(
+        default_factory=dict, compare=False, repr=False
+    )
     #: each space's pile -> its index in ``zone_keys`` (runtime.incremental.space_index)
     index: dict[str, int] = field(default_factory=dict, compare=False, repr=False)
 
@@ -379,3 +386,6 @@ class Program:
     names: Any = None
     #: The flags the rules know (the manifest's ``flags:`` and every ``flag`` statement's)
     flags: frozenset[str] = frozenset()
+    #: Every ``spaces where`` kept up to date as pieces move (:mod:`incremental`): the
+    #: actions' ``for ... in`` and those of expressions (``count(spaces where empty(it))``)
+    kept_wheres: tuple[KeptSpaces, ...] = ()
