@@ -71,6 +71,10 @@ def test_a_where_read_by_an_action_and_a_condition_is_kept_once() -> None:
     program = rulecraft.load("tictactoe").program
     (kept,) = program.kept_wheres
     assert program.actions["place"].kept is kept
+    # empty(it) itself: the engine reads the pile in place instead of calling the test
+    assert kept.empty_only
+    open_spaces = rulecraft.load("connect4").program.actions["drop"].kept
+    assert open_spaces is not None and not open_spaces.empty_only
 
 
 @pytest.mark.parametrize("name", with_kept_actions())

@@ -76,6 +76,7 @@ def kept_spaces(c: Compiler, e: ast.Expr, scope: Scope) -> KeptSpaces | None:
         test=test,
         watchers={pile: tuple(sorted(found)) for pile, found in watchers.items()},
         source=source,
+        empty_only=condition == f"(not {codegen.ZONES}.get({var}))",
     )
 
 

@@ -94,11 +94,31 @@ class Ctx:
 # ---------------------------------------------------------------------------- values
 # The id encodings live in runtime/ids.py; the engine's names for them are kept because
 # the rest of the runtime (and tests) read them as E.player, E.seat_of, E.zone_name, ...
-player = ids.player_id
-seat_of = ids.seat_of
-zone_name = ids.zone_name
-zone_owner = ids.zone_owner
-is_comp = ids.is_component
+# They are functions, not aliases: compiled (make compiled), a call of a module's alias
+# goes through a Python call, a call of a function straight to it.
+def player(seat: int) -> str:
+    """:func:`ids.player_id`."""
+    return ids.player_id(seat)
+
+
+def seat_of(value: object) -> int:
+    """:func:`ids.seat_of`."""
+    return ids.seat_of(value)
+
+
+def zone_name(key: str) -> str:
+    """:func:`ids.zone_name`."""
+    return ids.zone_name(key)
+
+
+def zone_owner(key: str) -> int | None:
+    """:func:`ids.zone_owner`."""
+    return ids.zone_owner(key)
+
+
+def is_comp(value: object) -> bool:
+    """:func:`ids.is_component`."""
+    return ids.is_component(value)
 
 
 def zone_key(prog: Program, name: str, seat: int | None) -> str:
@@ -655,7 +675,9 @@ def ask(
     ctx.st["pending"] = pending
 
 
-without_copy_number = ids.without_copy_number
+def without_copy_number(option_id: str) -> str:
+    """:func:`ids.without_copy_number`."""
+    return ids.without_copy_number(option_id)
 
 
 def unique_option_id(ctx: Ctx, option_id: str) -> str:

@@ -30,6 +30,9 @@ below are public for the few loops that test one prefix over every zone of the s
 
 from __future__ import annotations
 
+import sys
+from typing import Final
+
 from rulecraft.errors import RuleError
 
 #: A player's id starts with this: ``"@0"``.
@@ -71,13 +74,21 @@ NAME_MARK_AT = 1
 
 
 # ---------------------------------------------------------------------------- players
+#: The ids of the first seats and the seat of each, made once: a player's id is made or
+#: read at every turn and every menu (a made id is a new string, hashed again where used).
+_PLAYER_IDS: Final = tuple(sys.intern(f"{PLAYER}{seat}") for seat in range(64))
+_SEATS: Final = {pid: seat for seat, pid in enumerate(_PLAYER_IDS)}
+
+
 def player_id(seat: int) -> str:
     """The id of the player in ``seat`` (seats count from 0).
 
-    >>> player_id(0), player_id(3)
-    ('@0', '@3')
+    >>> player_id(0), player_id(3), player_id(70)
+    ('@0', '@3', '@70')
     """
-    return f"@{seat}"
+    if 0 <= seat < 64:
+        return _PLAYER_IDS[seat]
+    return f"{PLAYER}{seat}"
 
 
 def is_player(value: object) -> bool:
@@ -99,8 +110,12 @@ def seat_of(value: object) -> int:
     ...
     rulecraft.errors.RuleError: expected a player, got 'z:hand@2' (RC300)
     """
-    if isinstance(value, str) and value[:1] == "@":
-        return int(value[1:])
+    if isinstance(value, str):
+        seat = _SEATS.get(value)
+        if seat is not None:
+            return seat
+        if value[:1] == "@":
+            return int(value[1:])
     if isinstance(value, int) and not isinstance(value, bool):
         return value
     raise RuleError(f"expected a player, got {value!r}")

@@ -68,10 +68,11 @@ def _scan(ctx: Ctx, kept: KeptSpaces) -> int:
     """Every space tested: the bit mask of those kept."""
     zones = ctx.st["zones"]
     test = kept.test
+    empty_only = kept.empty_only
     mask = 0
     bit = 1
     for space in kept.spaces:
-        if test(zones, space):
+        if (not zones.get(space)) if empty_only else test(zones, space):
             mask |= bit
         bit <<= 1
     return mask
@@ -85,23 +86,37 @@ def owned_spaces(ctx: Ctx, mp: MapSpec) -> list[int]:
     owned = ctx.owned
     if owned is None:
         owned = ctx.owned = [0] * int(ctx.st["players"])
-        for i, (key, _) in enumerate(mp.zone_keys):
-            _own(ctx, owned, key, i)
+        zones = ctx.st["zones"]
+        comps = ctx.st["comps"]
+        bit = 1
+        for key, _ in mp.zone_keys:  # (every bit starts clear: only the pieces set one)
+            pile = zones.get(key)
+            if pile:
+                for cid in pile:
+                    owner = comps[cid]["o"]
+                    if owner is not None:
+                        mine: int = owned[owner]
+                        owned[owner] = mine | bit
+            bit <<= 1
     return owned
 
 
 def _own(ctx: Ctx, owned: list[int], key: str, i: int) -> None:
     """Bit ``i`` of each seat's mask set as the pile ``key`` says (see owned_spaces)."""
-    keep: int = ~(1 << i)
+    bit: int = 1 << i
+    keep: int = ~bit
     for seat in range(len(owned)):
         was: int = owned[seat]
-        owned[seat] = was & keep
-    comps = ctx.st["comps"]
-    for cid in ctx.st["zones"].get(key, ()):
-        owner = comps[cid]["o"]
-        if owner is not None:
-            mine: int = owned[owner]
-            owned[owner] = mine | (1 << i)
+        if was & bit:
+            owned[seat] = was & keep
+    pile = ctx.st["zones"].get(key)
+    if pile:
+        comps = ctx.st["comps"]
+        for cid in pile:
+            owner = comps[cid]["o"]
+            if owner is not None:
+                mine: int = owned[owner]
+                owned[owner] = mine | bit
 
 
 def _catch_up(ctx: Ctx) -> None:
@@ -116,10 +131,12 @@ def _catch_up(ctx: Ctx) -> None:
             watchers = kept.watchers
             test = kept.test
             spaces = kept.spaces
+            empty_only = kept.empty_only
             mask: int = was
             for pile in moved:
                 for i in watchers.get(pile, ()):
-                    if test(zones, spaces[i]):
+                    space = spaces[i]
+                    if (not zones.get(space)) if empty_only else test(zones, space):
                         mask |= 1 << i
                     else:
                         mask &= ~(1 << i)

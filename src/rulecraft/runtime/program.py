@@ -131,6 +131,9 @@ class KeptSpaces:
     watchers: dict[str, tuple[int, ...]]
     #: the generated source of ``test`` (what ``rulecraft compile --show`` prints)
     source: str
+    #: ``C`` is ``empty(it)`` itself: the engine tests the space's pile in place instead
+    #: of calling ``test`` (a call of Python code costs more than the test)
+    empty_only: bool = False
 
 
 @dataclass(frozen=True, slots=True)
