@@ -695,6 +695,39 @@ def unique_option_id(ctx: Ctx, option_id: str) -> str:
     return matches[0] if len(matches) == 1 else option_id
 
 
+def option_ids(st: State) -> list[str]:
+    """The option ids of the pending decision of ``st`` (none when nobody has to decide)."""
+    pending = st["pending"]
+    if pending is None:
+        return []
+    return [opt[0] for opt in pending["options"]]
+
+
+def choose(ctx: Ctx, option_id: str) -> str:
+    """Answer the pending decision with ``option_id`` or the one option it means without a
+    card's copy number (:func:`unique_option_id`); the id answered.  One pass over the
+    options when the id is one of them (a bot's, a script's: nearly always)."""
+    pending = ctx.st["pending"]
+    if pending is not None:
+        for opt in pending["options"]:
+            if opt[0] == option_id:
+                _take(ctx, opt)
+                return option_id
+    option_id = unique_option_id(ctx, option_id)
+    answer(ctx, option_id)
+    return option_id
+
+
+def _take(ctx: Ctx, opt: list[Any]) -> None:
+    """The pending decision answered with option ``opt``: its value left for the frame
+    that asked."""
+    st = ctx.st
+    frame = st["stack"][-1]
+    frame[2]["_answer"] = opt[2]
+    st["pending"] = None
+    st["decisions"] = st.get("decisions", 0) + 1
+
+
 def answer(ctx: Ctx, option_id: str) -> None:
     """Record the answer to the pending decision in the frame that asked."""
     pending = ctx.st["pending"]
@@ -702,10 +735,7 @@ def answer(ctx: Ctx, option_id: str) -> None:
         raise IllegalChoice("no decision is pending", option_id)
     for opt in pending["options"]:
         if opt[0] == option_id:
-            frame = ctx.st["stack"][-1]
-            frame[2]["_answer"] = opt[2]
-            ctx.st["pending"] = None
-            ctx.st["decisions"] = ctx.st.get("decisions", 0) + 1
+            _take(ctx, opt)
             return
     legal = [opt[0] for opt in pending["options"]]
     raise IllegalChoice(f"{option_id!r} is not one of the options", option_id, legal)

@@ -245,10 +245,7 @@ class Game:
 
     def legal_ids(self) -> list[str]:
         """The option ids of the pending decision (cheaper than building the Decision)."""
-        pending = self._st["pending"]
-        if pending is None:
-            return []
-        return [o[0] for o in pending["options"]]
+        return E.option_ids(self._st)
 
     @property
     def result(self) -> Result | None:
@@ -277,8 +274,7 @@ class Game:
     def choose(self, option_id: str) -> None:
         """Answer the pending decision with ``option_id`` and run to the next decision."""
         ctx = self._ctx()
-        option_id = E.unique_option_id(ctx, option_id)  # 'spark' for a unique 'spark#1'
-        E.answer(ctx, option_id)
+        option_id = E.choose(ctx, option_id)  # 'spark' answers a unique 'spark#1'
         self._choices.append(option_id)
         self._decision_cache = None
         E.run(ctx)
