@@ -1,4 +1,5 @@
-"""Which ``for x in spaces where C`` can be kept up to date as pieces move.
+"""Which ``spaces where C`` can be kept up to date as pieces move: an action's
+``for x in``, or a part of an expression (``count(spaces where empty(it)) == 0``).
 
 The run-time side (:mod:`rulecraft.runtime.incremental`) remembers the spaces such a
 ``where`` keeps and, after pieces move, tests again only the spaces whose ``C`` reads a pile
@@ -38,22 +39,30 @@ _COMPARISONS = (pyast.Eq, pyast.NotEq, pyast.Is, pyast.IsNot)
 def kept_where(c: Compiler, e: ast.Expr, scope: Scope) -> KeptSpaces | None:
     """:func:`kept_spaces`, one for each ``where`` that reads the same: a ``where`` kept by
     an action and counted by a condition is remembered once (``c.kept_wheres``)."""
+    if c.map is None or c.map.tiles:
+        return None
     written = codegen.spaces_where(c, e, scope)
     if written is None:
         return None
     key = f"{written.condition} {sorted(written.consts.items(), key=lambda kv: kv[0])!r}"
     if key not in c.kept_wheres:
-        c.kept_wheres[key] = kept_spaces(c, e, scope)
+        c.kept_wheres[key] = _kept(written)
     return c.kept_wheres[key]
 
 
 def kept_spaces(c: Compiler, e: ast.Expr, scope: Scope) -> KeptSpaces | None:
-    """``e`` (an action's ``for ... in``) as spaces kept up to date, or ``None`` when it is
-    not ``spaces where C`` over a map without tiles with ``C`` as the module text says."""
+    """``e`` as spaces kept up to date, or ``None`` when it is not ``spaces where C`` over a
+    map without tiles with ``C`` as the module text says (not shared: :func:`kept_where`)."""
     if c.map is None or c.map.tiles:
         return None
     written = codegen.spaces_where(c, e, scope)
-    if written is None or written.fallbacks:
+    return None if written is None else _kept(written)
+
+
+def _kept(written: codegen.SpacesWhere) -> KeptSpaces | None:
+    """The ``where`` the generator wrote, kept up to date, if its condition reads only
+    piles of spaces fixed by the space."""
+    if written.fallbacks:
         return None
     var, condition, spaces = written.var, written.condition, written.spaces
     reads = _pile_reads(condition, var, written.consts, set(spaces))

@@ -489,13 +489,13 @@ def _menu_options(ctx: Ctx, index: int) -> list[list[Any]]:
                 continue
             local: dict[str, Any] = {"you": you, "this": None}
             ctx.loc = local
-            var = act.for_var or "it"
-            condition = act.condition
-            cost = act.cost
             kept = act.kept
             if kept is not None:  # kept up to date as pieces move, not listed afresh
                 _kept_options(ctx, act, kept, seat, options)
                 continue
+            var = act.for_var or "it"
+            condition = act.condition
+            cost = act.cost
             stem = ids.action_option(name, "")  # "act:NAME:": each option adds its value's id
             for value in E.as_list(ctx, act.for_collection(ctx)):
                 local[var] = value
