@@ -47,7 +47,14 @@ from rulecraft.language import ast
 from rulecraft.runtime import engine as E
 from rulecraft.runtime import ids
 from rulecraft.runtime import map as spatial
-from rulecraft.runtime.builtins import BUILTINS, get_field, multiply
+from rulecraft.runtime.builtins import (
+    BUILTINS,
+    get_field,
+    is_own_field,
+    kind_of,
+    multiply,
+    own_field,
+)
 from rulecraft.runtime.incremental import kept_mask, kept_spaces
 from rulecraft.runtime.values import divide, modulo
 
@@ -206,6 +213,8 @@ def _helpers() -> dict[str, Any]:
         "_modulo": modulo,
         "multiply": multiply,
         "get_field": get_field,
+        "kind_of": kind_of,
+        "own_field": own_field,
         "has_flag": E.has_flag,
         "has_named_flag": has_named_flag,
         "as_list": E.as_list,
@@ -470,6 +479,10 @@ class _Generator:
                 fast = self.const(ids.zone_key(f))
             test = f"type({first}) is str and {o}[:{len(ids.PLAYER)}] == {ids.PLAYER!r}"
             return f"({fast} if {test} else get_field(ctx, {o}, {f!r}))"
+        if f == "kind":
+            return f"kind_of(ctx, {obj})"
+        if is_own_field(f):
+            return f"own_field(ctx, {obj}, {f!r})"
         return f"get_field(ctx, {obj}, {f!r})"
 
     def call(self, e: ast.Call, env: Env) -> str:

@@ -25,7 +25,15 @@ from rulecraft.language.parser import parse_expression, parse_snippet
 from rulecraft.runtime import engine as E
 from rulecraft.runtime import ids
 from rulecraft.runtime import map as spatial
-from rulecraft.runtime.builtins import BUILTINS, bounded, get_field, multiply
+from rulecraft.runtime.builtins import (
+    BUILTINS,
+    bounded,
+    get_field,
+    is_own_field,
+    kind_of,
+    multiply,
+    own_field,
+)
 from rulecraft.runtime.program import ExprFn
 from rulecraft.runtime.values import divide, modulo
 
@@ -122,6 +130,34 @@ def _attr(c: Compiler, e: ast.Attr, scope: Scope) -> ExprFn:
             return get_field(ctx, o, f)
 
         return coordinate
+    local = e.obj.name if isinstance(e.obj, ast.Name) and _is_local(e.obj.name, scope) else None
+    if f in c.zones or f in c.resources:  # a player's (you.hand): get_field reads those
+        return _field_of(local, obj, f, get_field)
+    return _field_of(local, obj, f, None)
+
+
+def _field_of(
+    local: str | None, obj: ExprFn, f: str, reader: Callable[[E.Ctx, Any, str], Any] | None
+) -> ExprFn:
+    """``obj.f`` through ``reader``, or else the reader that does least for ``f``
+    (builtins.kind_of, own_field, get_field); the value of ``local`` (a local variable's
+    name, when ``obj`` reads one) in place, not through its closure."""
+    if reader is not None:
+        if local is not None:
+            n = local
+            return lambda ctx: reader(ctx, ctx.loc.get(n), f)
+        return lambda ctx: reader(ctx, obj(ctx), f)
+    if local is not None:
+        n = local
+        if f == "kind":
+            return lambda ctx: kind_of(ctx, ctx.loc.get(n))
+        if is_own_field(f):
+            return lambda ctx: own_field(ctx, ctx.loc.get(n), f)
+        return lambda ctx: get_field(ctx, ctx.loc.get(n), f)
+    if f == "kind":
+        return lambda ctx: kind_of(ctx, obj(ctx))
+    if is_own_field(f):
+        return lambda ctx: own_field(ctx, obj(ctx), f)
     return lambda ctx: get_field(ctx, obj(ctx), f)
 
 
@@ -324,7 +360,7 @@ def name(c: Compiler, e: ast.Name, scope: Scope) -> ExprFn:
     ruleset declares (zones, resources, definitions, components, symbols)."""
     n = e.name
     c.used_names.add(n)
-    if n in scope.locals or n in ("you", "this", "it"):
+    if _is_local(n, scope):
         return _local(c, e, scope)
     special = _SPECIAL.get(n)
     if special is not None:
@@ -336,6 +372,11 @@ def name(c: Compiler, e: ast.Name, scope: Scope) -> ExprFn:
         spaces = [ids.space_id(s) for s in c.map.spaces]
         return lambda ctx: spaces.copy()
     return _declared(c, e, scope)
+
+
+def _is_local(n: str, scope: Scope) -> bool:
+    """Does the name ``n`` read a local variable (:func:`_local`) where ``scope`` holds?"""
+    return n in scope.locals or n in ("you", "this", "it")
 
 
 def _local(c: Compiler, e: ast.Name, scope: Scope) -> ExprFn:

@@ -7,7 +7,7 @@ functions over collections and the map.  Rulesets add their own functions with `
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any
+from typing import Any, Final
 
 from rulecraft.runtime import ids
 from rulecraft.runtime import map as spatial
@@ -56,7 +56,7 @@ def player_field(ctx: Ctx, seat: int, field: str) -> Any:
 #: The fields every component answers by itself (its place, side, owner...); any other name
 #: is one of its counters, attributes or effects.  Tested once, so a card's own ``cost`` does
 #: not walk the whole chain of comparisons below (the hottest read of card games).
-_COMP_BUILTIN_FIELDS = COMPONENT_FIELDS - {"text", "traits"}  # those two are attributes
+_COMP_BUILTIN_FIELDS: Final = COMPONENT_FIELDS - {"text", "traits"}  # those two are attributes
 
 
 def comp_field(ctx: Ctx, cid: str, field: str) -> Any:
@@ -90,8 +90,13 @@ def comp_field(ctx: Ctx, cid: str, field: str) -> Any:
         pile = ctx.st["zones"].get(comp["z"], [])
         return pile.index(cid) if cid in pile else -1
     if field == "used":
-        prefix = "turn|" + ids.ability_option_prefix(cid)
-        return any(k.startswith(prefix) for k in ctx.st["used"])
+        used = ctx.st["used"]
+        if used:
+            prefix = "turn|" + ids.ability_option_prefix(cid)
+            for k in used:
+                if k.startswith(prefix):
+                    return True
+        return False
     if field in ("x", "y", "terrain") and ids.is_space(comp["z"]):
         return space_field(ctx, comp["z"], field)
     return _comp_own_field(ctx, cid, comp, field)
@@ -158,11 +163,48 @@ def zone_field(ctx: Ctx, key: str, field: str) -> Any:
     return [get_field(ctx, cid, field) for cid in pile]
 
 
+def kind_of(ctx: Ctx, obj: Any) -> Any:
+    """``obj.kind``, as :func:`get_field` reads it: a component's from its definition in
+    one step (the field rules test most, ``where it.kind == person``)."""
+    if type(obj) is str:
+        comp = ctx.st["comps"].get(obj)
+        if comp is not None:
+            return ctx.prog.defs[comp["d"]].kind
+    return get_field(ctx, obj, "kind")
+
+
+def own_field(ctx: Ctx, obj: Any, field: str) -> Any:
+    """``obj.field`` for a ``field`` no component answers by itself (a counter, an
+    attribute, an effect), as :func:`get_field` reads it: a component's without the tests
+    for the other sorts of value and for the built-in fields."""
+    if type(obj) is str:
+        comp = ctx.st["comps"].get(obj)
+        if comp is not None:
+            return _comp_own_field(ctx, obj, comp, field)
+    return get_field(ctx, obj, field)
+
+
+def is_own_field(field: str) -> bool:
+    """Is ``field`` a name no component answers by itself (:func:`own_field` reads it)?
+
+    >>> is_own_field("cost"), is_own_field("zone")
+    (True, False)
+    """
+    return field not in _COMP_BUILTIN_FIELDS
+
+
 def get_field(ctx: Ctx, obj: Any, field: str) -> Any:
     """``obj.field`` for any runtime value."""
     if obj is None:
         return None
     if isinstance(obj, str):
+        # A component first, by one lookup (most fields read are cards'): no id of another
+        # sort is a key of the components.
+        comp = ctx.st["comps"].get(obj)
+        if comp is not None:
+            if field in _COMP_BUILTIN_FIELDS:
+                return comp_field(ctx, obj, field)
+            return _comp_own_field(ctx, obj, comp, field)
         # One slice tells the sort of id apart (read at every field access of every rule):
         # the ids module's constants compared in place, not its is_* functions (a call each).
         head = obj[:2]

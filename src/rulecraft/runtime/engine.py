@@ -9,9 +9,9 @@ decisions, never a particular game.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
-from typing import Any, TypeVar
+from typing import Any, Final, TypeVar
 
 from rulecraft.diagnostics import Span
 
@@ -29,7 +29,14 @@ from rulecraft.errors import RuleError as RuleError
 from rulecraft.rng import Rng, randbelow, shuffled
 from rulecraft.runtime import ids
 from rulecraft.runtime.ids import DEFINITION, SPACE, ZONE
-from rulecraft.runtime.program import KeptSpaces, Program, Routine, TriggerSpec
+from rulecraft.runtime.program import (
+    GrantSpec,
+    KeptSpaces,
+    ModifierSpec,
+    Program,
+    Routine,
+    TriggerSpec,
+)
 from rulecraft.runtime.state import (
     STATE_VERSION,
     ComponentState,
@@ -39,16 +46,16 @@ from rulecraft.runtime.state import (
     clone_state,
 )
 
-MAX_STEPS_PER_DECISION = 200_000
+MAX_STEPS_PER_DECISION: Final = 200_000
 T = TypeVar("T")
 
 
 #: The largest number, text or list the rules may build at run time: far above any game's
 #: needs, far below what would exhaust memory ("ab" * 2000000000 is refused, not built).
-MAX_NUMBER = 2**62
-MAX_VALUE_SIZE = 100_000
+MAX_NUMBER: Final = 2**62
+MAX_VALUE_SIZE: Final = 100_000
 #: At most this many dice in one roll, and sides on a plain ``dN`` die.
-MAX_DICE = 1_000
+MAX_DICE: Final = 1_000
 
 
 @dataclass(slots=True)
@@ -212,7 +219,7 @@ def public_text(ctx: Ctx, value: Any) -> str:
 
 
 # Fields of a component anybody may know even when the card itself is hidden: where it lies.
-WHEREABOUTS = frozenset({"zone", "owner", "controller", "facedown", "position", "space"})
+WHEREABOUTS: Final = frozenset({"zone", "owner", "controller", "facedown", "position", "space"})
 
 
 def hidden_field(ctx: Ctx, obj: Any, field: str) -> bool:
@@ -377,22 +384,61 @@ def modified(ctx: Ctx, cid: str, name: str, base: Any) -> Any:
     if not mods or not isinstance(base, int):
         return base
     total = base
-    for mod in mods:
-        for src in _sources(ctx, mod.owner, mod.side):
+    for rule, src, reached in _live(ctx, "modify", name, mods):
+        if cid not in reached or not isinstance(rule, ModifierSpec):
+            continue
+        mod = rule
+        saved = ctx.loc
+        ctx.loc = _source_locals(ctx, src)
+        try:
+            total += int(mod.amount(ctx))
+            if mod.minimum is not None:
+                total = max(total, int(mod.minimum(ctx)))
+            if mod.maximum is not None:
+                total = min(total, int(mod.maximum(ctx)))
+        finally:
+            ctx.loc = saved
+    return total
+
+
+#: A modifier or grant in force: the rule, the card it is on (``None``: a rule of the game)
+#: and what it reaches now.
+Live = tuple["ModifierSpec | GrantSpec", "str | None", list[Any]]
+
+
+def _live(ctx: Ctx, what: str, name: str, rules: Sequence[ModifierSpec | GrantSpec]) -> list[Live]:
+    """The ``rules`` (the modifiers of field ``name`` or the grants of flag ``name``) in
+    force now: one for each active card that carries one (or for the rule itself) whose
+    condition holds, with what it reaches.  While options are listed (:func:`listing`) it
+    is worked out once, not for every card asked about: the cost of each card in a hand
+    would otherwise list the hand again, for every card that modifies costs."""
+    memo = ctx.memo
+    if memo is None:
+        return _in_force(ctx, rules)
+    key = (what, name, None)  # no other key of the memo is a tuple of three
+    live: list[Live] | None = memo.get(key)
+    if live is None:
+        live = memo[key] = _in_force(ctx, rules)
+    return live
+
+
+def _in_force(ctx: Ctx, rules: Sequence[ModifierSpec | GrantSpec]) -> list[Live]:
+    out: list[Live] = []
+    for rule in rules:
+        for src in _sources(ctx, rule.owner, rule.side):
             saved = ctx.loc
-            ctx.loc = {"this": src, "you": _owner_player(ctx, src) if src else saved.get("you")}
+            ctx.loc = _source_locals(ctx, src)
             try:  # (no 'continue' inside: mypyc does not compile it in try/finally)
-                if (mod.condition is None or mod.condition(ctx)) and cid in as_list(
-                    ctx, mod.targets(ctx)
-                ):
-                    total += int(mod.amount(ctx))
-                    if mod.minimum is not None:
-                        total = max(total, int(mod.minimum(ctx)))
-                    if mod.maximum is not None:
-                        total = min(total, int(mod.maximum(ctx)))
+                if rule.condition is None or rule.condition(ctx):
+                    out.append((rule, src, as_list(ctx, rule.targets(ctx))))
             finally:
                 ctx.loc = saved
-    return total
+    return out
+
+
+def _source_locals(ctx: Ctx, src: str | None) -> dict[str, Any]:
+    """The locals of a modifier's or grant's text on the card ``src`` (``None``: a rule's)."""
+    return {"this": src, "you": _owner_player(ctx, src) if src else ctx.loc.get("you")}
 
 
 def _sources(ctx: Ctx, owner: str | None, side: str | None) -> list[str | None]:
@@ -429,37 +475,39 @@ def has_flag(ctx: Ctx, subject: Any, flag: str) -> bool:
     st = ctx.st
     if subject is None:
         return flag in st["gflags"]
-    if ids.is_player(subject):
-        return flag in st["pflags"][seat_of(subject)]
-    if is_comp(subject):
-        comp = st["comps"][subject]
-        if flag in comp["f"]:
-            return True
-        d = ctx.prog.defs[comp["d"]]
-        traits = static_attr(ctx, subject, "traits")
-        if isinstance(traits, list) and flag in traits:
-            return True
-        if flag == d.kind:
-            return True
-        grants = ctx.prog.grants.get(flag)
-        if grants:
-            for g in grants:
-                for src in _sources(ctx, g.owner, g.side):
-                    saved = ctx.loc
-                    ctx.loc = {
-                        "this": src,
-                        "you": _owner_player(ctx, src) if src else saved.get("you"),
-                    }
-                    try:  # (no 'continue' inside: see modified)
-                        if (g.condition is None or g.condition(ctx)) and subject in as_list(
-                            ctx, g.targets(ctx)
-                        ):
-                            return True
-                    finally:
-                        ctx.loc = saved
+    if type(subject) is str:
+        # A component first, by one lookup (most flags asked about are cards'): no id of
+        # another sort is a key of the components.
+        comp = st["comps"].get(subject)
+        if comp is not None:
+            return comp_has_flag(ctx, subject, comp, flag)
+        if ids.is_player(subject):
+            return flag in st["pflags"][seat_of(subject)]
         return False
     if isinstance(subject, list):
         return flag in subject
+    return False
+
+
+def comp_has_flag(ctx: Ctx, cid: str, comp: ComponentState, flag: str) -> bool:
+    """``cid has flag`` for the component ``cid`` whose state is ``comp``: a flag set on
+    it, one of its traits, its kind, or a flag granted to it by an active card or a rule."""
+    if flag in comp["f"]:
+        return True
+    d = ctx.prog.defs[comp["d"]]
+    if "traits" in comp["p"] or d.side_attributes or d.dynamic:
+        traits = static_attr(ctx, cid, "traits")
+    else:  # static_attr's answer where nothing but the definition's attributes has traits
+        traits = d.attributes.get("traits")
+    if isinstance(traits, list) and flag in traits:
+        return True
+    if flag == d.kind:
+        return True
+    grants = ctx.prog.grants.get(flag)
+    if grants:
+        for _, _, reached in _live(ctx, "grant", flag, grants):
+            if cid in reached:
+                return True
     return False
 
 

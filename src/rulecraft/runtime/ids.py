@@ -36,41 +36,41 @@ from typing import Final
 from rulecraft.errors import RuleError
 
 #: A player's id starts with this: ``"@0"``.
-PLAYER = "@"
+PLAYER: Final = "@"
 #: A zone's key starts with this: ``"z:hand@0"``, ``"z:pile"``.
-ZONE = "z:"
+ZONE: Final = "z:"
 #: Between a zone's name and its owner's seat in a zone key: ``"z:hand@0"``.
-OWNER = "@"
+OWNER: Final = "@"
 #: A map space's id starts with this: ``"s:b2"``.
-SPACE = "s:"
+SPACE: Final = "s:"
 #: A component definition's id starts with this: ``"d:goblin"``.
-DEFINITION = "d:"
+DEFINITION: Final = "d:"
 #: Between a component's definition and its copy number: ``"mark#2"``.
-COPY = "#"
+COPY: Final = "#"
 #: An action's option id starts with this: ``"act:place:b2"``.
-ACTION = "act:"
+ACTION: Final = "act:"
 #: A card ability's option id starts with this: ``"ab:mark#2:0"``.
-ABILITY = "ab:"
+ABILITY: Final = "ab:"
 #: The option id of passing an action menu.
-PASS = "pass"
+PASS: Final = "pass"
 #: The option ids of a ``choose up to`` list's "done", of a yes-or-no question, of a roll.
-DONE = "done"
-YES = "yes"
-NO = "no"
-ROLL = "roll"
+DONE: Final = "done"
+YES: Final = "yes"
+NO: Final = "no"
+ROLL: Final = "roll"
 #: The option ids of a plan (:mod:`rulecraft.runtime.plan`): carry it out, start again.
-PLAN_EXECUTE = "plan:execute"
-PLAN_RESET = "plan:reset"
+PLAN_EXECUTE: Final = "plan:execute"
+PLAN_RESET: Final = "plan:reset"
 
 # The kinds' prefixes (all two characters) a component id never starts with.
-_NOT_COMPONENT = (ZONE, SPACE, PLAYER)
+_NOT_COMPONENT: Final = (ZONE, SPACE, PLAYER)
 #: The prefixes of the ids that hold a name after them: zones, spaces, definitions.
-NAMED = (ZONE, SPACE, DEFINITION)
+NAMED: Final = (ZONE, SPACE, DEFINITION)
 #: Each of them is two characters ending in this, and no other id (a player's, a
 #: component's) holds it second: generated code tests ``value[1] == ":"``, one character
 #: (as fast as it gets), where :func:`is_zone_space_or_def` would cost a call.
-NAME_MARK = ":"
-NAME_MARK_AT = 1
+NAME_MARK: Final = ":"
+NAME_MARK_AT: Final = 1
 
 
 # ---------------------------------------------------------------------------- players
@@ -193,9 +193,9 @@ def split_zone_key(key: str) -> tuple[str, int | None]:
 #: generation asks for every zone and card at every decision, and a game has few keys
 #: (zones times seats, plus spaces).  Bounded all the same; past the bound keys are split
 #: each time.
-_ZONE_NAMES: dict[str, str] = {}
-_ZONE_OWNERS: dict[str, int | None] = {}
-_ZONE_CACHE_BOUND = 1 << 16
+_ZONE_NAMES: Final[dict[str, str]] = {}
+_ZONE_OWNERS: Final[dict[str, int | None]] = {}
+_ZONE_CACHE_BOUND: Final = 1 << 16
 
 
 def zone_name(key: str) -> str:

@@ -1,0 +1,179 @@
+"""The specialised field readers and the modifiers and grants worked out once per listing.
+
+Issue 11: "field access specialised by type".  Generated code and the closures read
+``x.kind`` through ``builtins.kind_of`` and a card's own fields (``card.cost``) through
+``builtins.own_field``; while options are listed, the modifiers and grants in force are
+worked out once (``engine._live``).  Each must read exactly what ``get_field`` and
+``has_flag`` read without them, for every sort of value, at every position of random games
+of every bundled ruleset with cards.  No timings here (bench/).
+"""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+import pytest
+
+import rulecraft
+from rulecraft.compile.load import bundled_names
+from rulecraft.runtime import builtins as B
+from rulecraft.runtime import engine as E
+
+
+def card_rulesets() -> list[str]:
+    """Every bundled ruleset whose components have fields, modifiers or grants to read."""
+    return [name for name in bundled_names() if rulecraft.load(name).program.defs]
+
+
+def fields_of(program: Any) -> list[str]:
+    """Every field name a rule of ``program`` could read on a card, and a few that none
+    has (a counter's or an attribute's, the built-in ones, a modified one)."""
+    names = {"kind", "zone", "owner", "controller", "facedown", "used", "name", "nothing"}
+    for d in program.defs.values():
+        names |= set(d.attributes) | set(d.dynamic) | set(d.effects)
+        for side in d.side_attributes.values():
+            names |= set(side)
+    for kind in program.kinds.values():
+        names |= set(kind.counters)
+    names |= set(program.modifiers)
+    return sorted(names)
+
+
+def read(fn: Any, *args: Any) -> Any:
+    """``fn(*args)``'s value, or the type and text of the error it raises."""
+    try:
+        return ("value", fn(*args))
+    except Exception as err:  # the readers must fail alike too
+        return ("error", type(err).__name__, str(err))
+
+
+def positions(name: str, games: int = 6, moves: int = 60) -> list[rulecraft.Game]:
+    ruleset = rulecraft.load(name)
+    out = []
+    for seed in range(games):
+        game = ruleset.new_game(seed=seed)
+        rng = random.Random(seed)
+        for _ in range(moves):
+            if game.result is not None:
+                break
+            game.choose(rng.choice(game.legal_ids()))
+            if rng.random() < 0.2:
+                out.append(game.clone())
+    return out
+
+
+@pytest.mark.parametrize("name", card_rulesets())
+def test_kind_of_and_own_field_read_what_get_field_reads(name: str) -> None:
+    for game in positions(name):
+        ctx = game._ctx()
+        ctx.loc = {"you": E.player(0), "this": None}
+        values: list[Any] = list(game.state["comps"])[:40]
+        values += [E.player(0), next(iter(game.state["zones"])), None, [], "d:nothing"]
+        for value in values:
+            assert read(B.kind_of, ctx, value) == read(B.get_field, ctx, value, "kind")
+            for field in fields_of(game.program):
+                if B.is_own_field(field):
+                    assert read(B.own_field, ctx, value, field) == read(
+                        B.get_field, ctx, value, field
+                    ), (value, field)
+
+
+def modifying_rulesets() -> list[str]:
+    """Every bundled ruleset with a modifier or a grant (a new one is tested too)."""
+    out = []
+    for name in bundled_names():
+        program = rulecraft.load(name).program
+        if program.modifiers or program.grants:
+            out.append(name)
+    return out
+
+
+@pytest.mark.parametrize("name", modifying_rulesets())
+def test_a_listing_reads_the_modifiers_and_grants_it_would_read_without_one(name: str) -> None:
+    program = rulecraft.load(name).program
+    modified = sorted(program.modifiers)
+    granted = sorted(program.grants)
+    for game in positions(name):
+        ctx = game._ctx()
+        ctx.loc = {"you": E.player(game.state["active"]), "this": None}
+
+        def reads(c: E.Ctx) -> list[Any]:
+            cards = list(c.st["comps"])
+            got = [read(B.get_field, c, cid, f) for cid in cards for f in modified]
+            return got + [read(E.has_flag, c, cid, f) for cid in cards for f in granted]
+
+        assert E.listing(ctx, reads) == reads(ctx)
+
+
+def test_radlands_has_a_modified_cost_and_a_granted_flag_to_test() -> None:
+    assert "radlands" in modifying_rulesets()
+    # the listing test above is only as good as the rulesets it reads: Radlands' traders
+    # and camps change costs, its guardians shield
+    program = rulecraft.load("radlands").program
+    assert "cost" in program.modifiers and "shielded" in program.grants
+
+
+MANIFEST = """rulecraft: 1
+name: t
+players: {min: 2, max: 2}
+resources:
+  gold: {per: player, start: 0}
+kinds:
+  gem:
+    attributes: {shine: number, weight: number}
+    active_in: [table]
+zones:
+  table: {visibility: public}
+components:
+  - {kind: gem, zone: table}
+flow:
+  phases:
+    - name: main
+      actions: [look]
+      mandatory: true
+"""
+
+GEMS = """gem ruby "Ruby":
+    shine: 2
+    weight: 1
+    modify shine of table.cards by 1
+    grant bright to table.cards where it.def == opal
+
+gem opal "Opal":
+    copies: 2
+    shine: 1
+    weight: 3
+    modify weight of table.cards where it != this by 2
+    grant heavy to this
+
+action look "Look":
+    gain 1 gold
+"""
+
+
+def test_each_field_and_flag_has_its_own_modifiers_in_a_listing(tmp_path: Any) -> None:
+    """Two modified fields and two granted flags: a listing remembers what is in force for
+    each apart (one list for all would give the opals' weight bonus to shine)."""
+    (tmp_path / "ruleset.yaml").write_text(MANIFEST, encoding="utf-8")
+    (tmp_path / "rules.rcl").write_text(GEMS, encoding="utf-8")
+    game = rulecraft.load(tmp_path).new_game(seed=1)
+    ctx = game._ctx()
+    ruby, opal1, opal2 = "ruby#1", "opal#1", "opal#2"
+
+    def reads(c: E.Ctx) -> list[Any]:
+        return [
+            [B.get_field(c, cid, "shine") for cid in (ruby, opal1, opal2)],
+            [B.get_field(c, cid, "weight") for cid in (ruby, opal1, opal2)],
+            [E.has_flag(c, cid, "bright") for cid in (ruby, opal1, opal2)],
+            [E.has_flag(c, cid, "heavy") for cid in (ruby, opal1, opal2)],
+        ]
+
+    expected = [
+        [3, 2, 2],  # the ruby's +1 to every gem, itself included
+        [1 + 4, 3 + 2, 3 + 2],  # each opal's +2 to every other gem
+        [False, True, True],
+        [False, True, True],
+    ]
+    assert reads(ctx) == expected
+    assert E.listing(ctx, reads) == expected
