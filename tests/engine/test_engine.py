@@ -224,6 +224,26 @@ def test_determinize_keeps_what_the_seat_sees(sparks: rulecraft.Ruleset) -> None
     assert len(hidden_before) == len(hidden_after)
 
 
+def test_determinize_deals_the_position_it_is_asked_at(sparks: rulecraft.Ruleset) -> None:
+    # determinize keeps its plan of the hidden cards while the position stands (a search
+    # deals one position many times); a move, or another seat, must not reuse it.
+    game = sparks.new_game(seed=6)
+    first = game.determinize(0, seed=5).state_hash()
+    assert game.determinize(0, seed=5).state_hash() == first
+    rng = random.Random(2)
+    choices = []
+    for _ in range(6):
+        choices.append(rng.choice(game.legal_ids()))
+        game.choose(choices[-1])
+    fresh = sparks.new_game(seed=6)
+    for choice in choices:
+        fresh.choose(choice)
+    for seat in (0, 1, 0):
+        dealt = game.determinize(seat, seed=5)
+        assert dealt.state_hash() == fresh.clone().determinize(seat, seed=5).state_hash()
+        assert dealt.view(seat)["zones"] == game.view(seat)["zones"]
+
+
 def test_story_entries_tests_and_the_worst_for_the_players_policy(story: rulecraft.Ruleset) -> None:
     game = story.new_game(players=1, seed=3)
     game.choose("act:explore")

@@ -159,6 +159,9 @@ class Game:
         self._arranged = False
         self._decision_cache: Decision | None = None
         self._ctx_cache: Ctx | None = None
+        #: determinize's plan of the hidden cards for a seat (see _deal_plan), dropped with
+        #: the decision whenever the state changes.
+        self._deal_cache: tuple[int, list[tuple[list[str], list[tuple[str, int]]]]] | None = None
 
     # ------------------------------------------------------------------ running
     def _ctx(self) -> Ctx:
@@ -171,7 +174,7 @@ class Game:
         return ctx
 
     def _run(self) -> None:
-        self._decision_cache = None
+        self._decision_cache = self._deal_cache = None
         E.run(self._ctx())
 
     @property
@@ -276,7 +279,7 @@ class Game:
         ctx = self._ctx()
         option_id = E.choose(ctx, option_id)  # 'spark' answers a unique 'spark#1'
         self._choices.append(option_id)
-        self._decision_cache = None
+        self._decision_cache = self._deal_cache = None
         E.run(ctx)
 
     def arrange(self, setup: Arrangement | Mapping[str, Any] | None = None, **parts: Any) -> None:
@@ -291,12 +294,12 @@ class Game:
             setup = Arrangement.read({**(setup or {}), **parts})
         elif parts:
             raise ValueError("give an Arrangement or keywords, not both")
-        self._decision_cache = None
+        self._decision_cache = self._deal_cache = None
         ctx = self._ctx()
         incremental.forget(ctx)  # the piles are rewritten in place, not moved
         apply(ctx, setup)
         incremental.forget(ctx)  # (whatever was listed while they were)
-        self._decision_cache = None
+        self._decision_cache = self._deal_cache = None
         if self._initial is not None:
             self._initial = clone_state(self._st)
         self._choices = []
@@ -321,7 +324,7 @@ class Game:
         self._st = clone_state(self._initial)
         self._log = [] if self._log is not None else None
         self._choices = []
-        self._decision_cache = None
+        self._decision_cache = self._deal_cache = None
         ctx = self._ctx()
         E.run(ctx)
         for c in choices:
@@ -488,7 +491,7 @@ class Game:
             self._st = clone_state(state)
             self._log = list(log)
             self._choices = list(done)
-            self._decision_cache = None
+            self._decision_cache = self._deal_cache = None
             return len(done)
         self._replay_from_initial([])
         return 0
@@ -616,27 +619,9 @@ class Game:
         random stream is re-seeded."""
         copy = self.clone()
         st = copy._st
-        ctx = copy._ctx()
-        hidden: dict[str, list[str]] = {}
-        for cid, comp in st["comps"].items():
-            if not E.visible_to(ctx, cid, seat):
-                hidden.setdefault(self.program.defs[comp["d"]].kind, []).append(cid)
         rng = Rng(seed & ((1 << 64) - 1), 0)
         comps, zones = st["comps"], st["zones"]
-        # Where each hidden card lies, one pass over each zone holding some: a card's index
-        # looked up in its pile would cost a scan of the deck for every card in it.  A
-        # group's re-deal moves only that group's cards, so the indexes stay true.
-        index_in: dict[str, dict[str, int]] = {}
-        for group in hidden.values():
-            if len(group) < 2:
-                continue
-            places = []
-            for c in group:
-                zone = comps[c]["z"]
-                where = index_in.get(zone)
-                if where is None:
-                    where = index_in[zone] = {x: i for i, x in enumerate(zones[zone])}
-                places.append((zone, where[c]))
+        for group, places in self._deal_plan(seat):
             new_order, rng = shuffled(rng, group)
             # Everything about a place (zone, owner, face down, counters, flags) stays with
             # the place; only which card lies there changes.
@@ -648,8 +633,41 @@ class Game:
                 comps[cid] = moved
         st["rng"] = [rng.seed ^ 0x5DEECE66D, 0]
         copy._decision_cache = None
-        incremental.forget(ctx)  # cards were swapped in their piles, not moved
+        incremental.forget(copy._ctx())  # cards were swapped in their piles, not moved
         return copy
+
+    def _deal_plan(self, seat: int) -> list[tuple[list[str], list[tuple[str, int]]]]:
+        """The cards ``seat`` cannot see, grouped by kind (groups of two or more), each with
+        the places (zone, index) they lie in: what :meth:`determinize` re-deals.  A search
+        deals the same position many times, so the plan is kept while the position stands
+        (every change of the state drops it, as it drops the pending decision)."""
+        kept = self._deal_cache
+        if kept is not None and kept[0] == seat:
+            return kept[1]
+        st = self._st
+        ctx = self._ctx()
+        hidden: dict[str, list[str]] = {}
+        for cid, comp in st["comps"].items():
+            if not E.visible_to(ctx, cid, seat):
+                hidden.setdefault(self.program.defs[comp["d"]].kind, []).append(cid)
+        comps, zones = st["comps"], st["zones"]
+        # Where each hidden card lies, one pass over each zone holding some: a card's index
+        # looked up in its pile would cost a scan of the deck for every card in it.
+        index_in: dict[str, dict[str, int]] = {}
+        plan: list[tuple[list[str], list[tuple[str, int]]]] = []
+        for group in hidden.values():
+            if len(group) < 2:
+                continue
+            places = []
+            for c in group:
+                zone = comps[c]["z"]
+                where = index_in.get(zone)
+                if where is None:
+                    where = index_in[zone] = {x: i for i, x in enumerate(zones[zone])}
+                places.append((zone, where[c]))
+            plan.append((group, places))
+        self._deal_cache = (seat, plan)
+        return plan
 
     def __repr__(self) -> str:
         status = "over" if self._st["result"] else f"turn {self.turn}"
