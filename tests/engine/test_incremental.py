@@ -207,3 +207,51 @@ def test_connect_four_watches_the_space_and_the_one_below() -> None:
     assert drop.watchers["s:c3"] == tuple(sorted((index["s:c2"], index["s:c3"])))
     # the top row is watched by itself alone
     assert drop.watchers["s:c1"] == (index["s:c1"],)
+
+
+def ability_rulesets() -> list[str]:
+    """Every bundled ruleset whose cards have abilities (a new one is tested too)."""
+    return [name for name in bundled_names() if rulecraft.load(name).program.abilities]
+
+
+@pytest.mark.parametrize("name", ability_rulesets())
+def test_the_remembered_ability_piles_list_what_a_fresh_context_lists(name: str) -> None:
+    """The piles a context remembers for abilities (Ctx.ability_piles) give the options a
+    context that remembers nothing gives: along random games, on clones, after a deal."""
+    from rulecraft.runtime.instructions import _ability_options
+
+    ruleset = rulecraft.load(name)
+    for seed in range(4):
+        game = ruleset.new_game(seed=seed)
+        rng = random.Random(seed)
+        for step in range(120):
+            if game.result is None:
+                game.choose(rng.choice(game.legal_ids()))
+            for other in (game, game.clone(), game.determinize(0, step)):
+                ctx = other._ctx()
+                for seat in range(other.num_players):
+                    fresh = E.Ctx(other.program, other.state, by_def=ctx.by_def)
+                    assert _ability_options(ctx, seat) == _ability_options(fresh, seat)
+
+
+def test_a_pile_made_during_the_game_is_searched_for_abilities() -> None:
+    """A pile made after the context remembered the piles (move_comp makes a missing
+    pile) is searched too: the remembered list is made again when the piles grow."""
+    from rulecraft.runtime.instructions import _ability_options
+
+    game = rulecraft.load("radlands").new_game(seed=1)
+    rng = random.Random(1)
+    while not _ability_options(game._ctx(), game.state["active"]):  # a camp's ability
+        game.choose(rng.choice(game.legal_ids()))
+    ctx = game._ctx()
+    seat = game.state["active"]
+    before = _ability_options(ctx, seat)  # remembers the piles
+    camp = next(o[2][1] for o in before if o[2][1] in game.state["zones"][f"z:camps@{seat}"])
+    shared = "z:camps"  # the camps zone's shared key: no pile has it yet
+    assert shared not in game.state["zones"]
+    E.move_comp(ctx, camp, shared)
+    game.state["comps"][camp]["o"] = seat  # still the seat's camp
+    after = _ability_options(ctx, seat)
+    assert any(option[2][1] == camp for option in after)
+    fresh = E.Ctx(game.program, game.state, by_def=ctx.by_def)
+    assert after == _ability_options(fresh, seat)

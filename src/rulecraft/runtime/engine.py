@@ -91,6 +91,11 @@ class Ctx:
     #: ``n`` (:func:`map.in_a_row`): while the seat only gains spaces, only the lines
     #: through the spaces gained since are looked at.  A fact of the map, not the state.
     rows: dict[tuple[int, int], int] | None = None
+    #: Seat by seat, the piles whose cards may offer that seat abilities, in the state's
+    #: order of piles, with the name of the zone (``"map"`` for a space), and how many
+    #: piles the state had then (a pile is never removed, and one made later is noticed):
+    #: :func:`instructions._ability_piles`.
+    ability_piles: dict[int, tuple[int, list[tuple[str, str]]]] | None = None
 
     def say(self, text: str, audience: int = -1) -> None:
         """Add a log line; ``audience`` -1 is everybody, else only that seat sees it."""

@@ -167,6 +167,8 @@ def carry(ctx: Ctx, to: Ctx) -> None:
     to.owned = None if ctx.owned is None else list(ctx.owned)
     to.moved = None if ctx.moved is None else set(ctx.moved)
     to.rows = None if ctx.rows is None else dict(ctx.rows)
+    # the clone's piles are the same, in the same order (lists are never changed in place)
+    to.ability_piles = None if ctx.ability_piles is None else dict(ctx.ability_piles)
 
 
 def forget(ctx: Ctx) -> None:
@@ -175,3 +177,4 @@ def forget(ctx: Ctx) -> None:
     ctx.owned = None
     ctx.moved = None
     ctx.rows = None
+    ctx.ability_piles = None

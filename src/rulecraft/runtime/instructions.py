@@ -543,26 +543,44 @@ def _kept_options(
         options.append([ids_[i], None, ["act", name, value]])
 
 
+def _ability_piles(ctx: Ctx, seat: int) -> list[tuple[str, str]]:
+    """The piles whose cards may offer ``seat`` abilities (a zone of that seat's or a
+    shared one, or a space, where some kind uses abilities), in the state's order of piles,
+    each with its zone's name (``"map"`` for a space).  Worked out once per context and
+    seat (:attr:`Ctx.ability_piles`), again only when a pile was added since."""
+    zones = ctx.st["zones"]
+    known = ctx.ability_piles
+    if known is None:
+        known = ctx.ability_piles = {}
+    got = known.get(seat)
+    if got is not None and got[0] == len(zones):
+        return got[1]
+    ability_zones = ctx.prog.ability_zones
+    piles: list[tuple[str, str]] = []
+    for key in zones:
+        if key[:2] == ZONE:  # ids.is_zone(key) without a call
+            if E.zone_owner(key) not in (seat, None):
+                continue
+            where = E.zone_name(key)
+        else:
+            where = "map"
+        if where in ability_zones:  # no kind uses abilities elsewhere: its cards unread
+            piles.append((key, where))
+    known[seat] = (len(zones), piles)
+    return piles
+
+
 def _ability_options(ctx: Ctx, seat: int) -> list[list[Any]]:
     st = ctx.st
     prog = ctx.prog
     out: list[list[Any]] = []
     used = st["used"]
     you = E.player(seat)
-    ability_zones = prog.ability_zones
     comps = st["comps"]
+    zones = st["zones"]
     all_abilities = prog.abilities
-    for key, pile in st["zones"].items():
-        if not pile:
-            continue
-        if key[:2] == ZONE:  # ids.is_zone(key) without a call: every zone, every decision
-            if E.zone_owner(key) not in (seat, None):
-                continue
-            where = E.zone_name(key)
-        else:
-            where = "map"
-        if where not in ability_zones:
-            continue  # no kind uses abilities here: skip its cards unread
+    for key, where in _ability_piles(ctx, seat):
+        pile = zones[key]
         for cid in pile:
             comp = comps[cid]
             abilities = all_abilities.get(comp["d"])
