@@ -297,6 +297,7 @@ def _ability(
             condition=c.expr(mem.condition, scope) if mem.condition else None,
             routine=c.routine(f"{parts.cid}.ability{idx}", mem.body, scope),
             side=side,
+            fixed_cost=mem.cost is not None and _qty_const(mem.cost) is not None,
         )
     )
     for unit, _ in parts.abilities[-1].cost:

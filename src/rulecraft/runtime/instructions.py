@@ -602,9 +602,11 @@ def _ability_options(ctx: Ctx, seat: int) -> list[list[Any]]:
                 if lkey is not None and used.get(lkey):
                     continue
                 ctx.loc = {"you": you, "this": cid}
+                if ab.fixed_cost and not _can_pay(ctx, ab.cost, seat):
+                    continue  # (cheaper than the condition, and as final)
                 if ab.condition is not None and not ab.condition(ctx):
                     continue
-                if not _can_pay(ctx, ab.cost, seat):
+                if not ab.fixed_cost and not _can_pay(ctx, ab.cost, seat):
                     continue
                 # The label is filled in only when somebody looks (see option_label).
                 out.append([option, None, ["ab", cid, ab.index]])

@@ -113,6 +113,11 @@ class AbilitySpec:
     condition: ExprFn | None
     routine: int
     side: str | None
+    #: The cost is fixed amounts (``costs 1 water``): a menu tests it before the condition,
+    #: which costs more to work out and is not worth asking when the seat cannot pay.
+    #: (Neither changes anything; a computed cost keeps its place after the condition,
+    #: which may be what keeps it from failing.)
+    fixed_cost: bool = False
 
 
 @dataclass(frozen=True, slots=True, eq=False)  # (one per where: hashed as itself)
