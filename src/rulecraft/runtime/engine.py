@@ -161,6 +161,8 @@ def text_of(ctx: Ctx, value: Any) -> str:
     if isinstance(value, dict):
         return str(value.get(ctx.lang) or value.get("", ""))
     if isinstance(value, str):
+        if value in ctx.st["comps"]:  # a card, by one lookup: no other id is a key there
+            return text_of(ctx, comp_name(ctx, value))
         if ids.is_player(value):
             return f"Player {ids.seat_of(value) + 1}"
         if ids.is_space(value):
@@ -174,8 +176,6 @@ def text_of(ctx: Ctx, value: Any) -> str:
         if ids.is_def(value):
             d = ctx.prog.defs.get(ids.def_name(value))
             return text_of(ctx, d.name) if d else ids.def_name(value)
-        if is_comp(value) and value in ctx.st["comps"]:
-            return text_of(ctx, comp_name(ctx, value))
         return value
     if isinstance(value, list):
         return ", ".join(text_of(ctx, v) for v in value)
