@@ -303,7 +303,7 @@ def test_each_channel_is_checked(channel: str, message: str) -> None:
     game = rulecraft.load("sparks").new_game(players=2, seed=1)
     # A class per channel: clone() (which the choice probe uses) keeps the class.
     leaky_class = type("Leaky", (_Leaky,), {"channel": channel})
-    leaky = leaky_class(game.ruleset, game.state, game._initial, game._log)
+    leaky = leaky_class(game.ruleset, game.state, game._initial_state(), game._log)
     problems = leak_report(leaky, 0, declared_hidden(leaky, 0, RULEBOOK_PRIVATE["sparks"]))
     assert any(message in p for p in problems), problems
     honest = leak_report(game, 0, declared_hidden(game, 0, RULEBOOK_PRIVATE["sparks"]))
