@@ -29,7 +29,11 @@ ratio new / old of the median rounds.  Nothing is written; ``SUMMARY engine-agai
 it.  This is how a change to the engine shows its gain against the engine before it.
 ``RULECRAFT_BENCH_SRC`` names the new side's ``src/`` (say ``build/compiled/src``, the
 runtime compiled with mypyc); several, joined with ``:``, are each measured against the old
-engine in the same interleaved rounds.  ``--its-rulesets`` gives the old engine the rulesets
+engine in the same interleaved rounds.  ``--games N`` makes each round fixed work: every
+side plays the same N seeds (a timed round plays more games on the faster side, so the
+sides' games differ and the spread of game lengths moves the ratio); ``--rounds K`` sets
+the number of rounds (3).  The summary gives each round's own ratio and their median too.
+``--its-rulesets`` gives the old engine the rulesets
 of ``REV`` (exported with its ``src/``) instead of the working tree's: for an engine far
 back, which cannot read today's rulesets; the two sides then play their own versions of each
 game, which the summary says.
@@ -419,8 +423,11 @@ AGAINST_ROUND_S = 3.0
 FROM_CLONE = ("tictactoe", "connect4")
 
 
-def worker_playouts(name: str, seconds: float, seed: int) -> dict[str, float]:
-    """Random playouts of ``name`` for about ``seconds`` CPU seconds, in this process."""
+def worker_playouts(
+    name: str, seconds: float, seed: int, games_wanted: int | None = None
+) -> dict[str, float]:
+    """Random playouts of ``name`` for about ``seconds`` CPU seconds, in this process; or,
+    with ``games_wanted``, exactly that many (fixed work: both sides play the same seeds)."""
     # the same rulesets for both engines, unless --its-rulesets gave the old one its own
     rulesets = Path(os.environ.get("RULECRAFT_BENCH_RULESETS", str(ROOT / "rulesets")))
     ruleset = rulecraft.load(rulesets / name)
@@ -436,7 +443,10 @@ def worker_playouts(name: str, seconds: float, seed: int) -> dict[str, float]:
             n += 1
         games += 1
         decisions += n
-        if clock() - t0 >= seconds:
+        if games_wanted is not None:
+            if games >= games_wanted:
+                break
+        elif clock() - t0 >= seconds:
             break
     elapsed = clock() - t0
     return {"games": games, "decisions": decisions, "cpu_s": elapsed}
@@ -453,13 +463,19 @@ def export_revision(rev: str, into: Path, parts: tuple[str, ...] = ("src",)) -> 
 
 
 def run_worker(
-    src: Path, name: str, seconds: float, seed: int, rulesets: Path | None = None
+    src: Path,
+    name: str,
+    seconds: float,
+    seed: int,
+    rulesets: Path | None = None,
+    games: int | None = None,
 ) -> dict[str, float]:
     """One round of :func:`worker_playouts` in a fresh process importing ``src``."""
     env = {**os.environ, "PYTHONPATH": str(src), "RULECRAFT_BENCH_SRC": str(src)}
     env["RULECRAFT_BENCH_RULESETS"] = str(rulesets or ROOT / "rulesets")
+    fixed = [str(games)] if games is not None else []
     out = subprocess.run(
-        [sys.executable, __file__, "--worker", name, str(seconds), str(seed)],
+        [sys.executable, __file__, "--worker", name, str(seconds), str(seed), *fixed],
         env=env,
         capture_output=True,
         text=True,
@@ -478,7 +494,13 @@ def new_sides() -> dict[str, Path]:
     return {path: Path(path) for path in given.split(os.pathsep) if path}
 
 
-def against(rev: str, names: list[str], its_rulesets: bool = False) -> int:
+def against(
+    rev: str,
+    names: list[str],
+    its_rulesets: bool = False,
+    games: int | None = None,
+    rounds: int = AGAINST_ROUNDS,
+) -> int:
     """The engine of ``rev`` and the working tree's, side by side (see the module text)."""
     import tempfile
 
@@ -487,36 +509,72 @@ def against(rev: str, names: list[str], its_rulesets: bool = False) -> int:
         old_src = export_revision(rev, Path(tmp), parts)
         old_rulesets = Path(tmp) / "rulesets" if its_rulesets else None
         engines = {"old": old_src, **new_sides()}
-        rates = {n: {label: [] for label in engines} for n in names}
-        for r in range(AGAINST_ROUNDS):
+        rates: dict[str, dict[str, list[float]]] = {
+            n: {label: [] for label in engines} for n in names
+        }
+        for r in range(rounds):
             for name in names:
                 for label, src in engines.items():
                     own = old_rulesets if label == "old" else None
-                    got = run_worker(src, name, AGAINST_ROUND_S, 1000 * r, own)
+                    got = run_worker(src, name, AGAINST_ROUND_S, 1000 * r, own, games)
                     rates[name][label].append(got["games"] / got["cpu_s"])
                     print(f"round {r} {name} {label}: {got}", flush=True)
-    print(against_summary(rev, rates, its_rulesets))
+    print(against_summary(rev, rates, its_rulesets, games))
     return 0
 
 
-def against_summary(rev: str, rates: dict[str, dict[str, list[float]]], its_rulesets: bool) -> str:
-    """The ``SUMMARY engine-against:`` line: each new side's median over the old one's."""
+def against_summary(
+    rev: str,
+    rates: dict[str, dict[str, list[float]]],
+    its_rulesets: bool,
+    games: int | None = None,
+) -> str:
+    """The ``SUMMARY engine-against:`` line: each new side's median over the old one's, and
+    the median of the rounds' own ratios (each round runs the sides one after the other, so
+    its ratio is less moved by what else the machine does at the time)."""
     parts = []
+    rounds = 0
     for name, by_side in rates.items():
         old = statistics.median(by_side["old"])
+        rounds = len(by_side["old"])
         for label, got in by_side.items():
             if label != "old":
                 new = statistics.median(got)
+                paired = sorted(n / o for n, o in zip(got, by_side["old"], strict=True))
                 parts.append(
-                    f"{name} [{label}] {old:,.1f} -> {new:,.1f} playouts/s ({new / old:.2f}x)"
+                    f"{name} [{label}] {old:,.1f} -> {new:,.1f} playouts/s ({new / old:.2f}x; "
+                    f"rounds {', '.join(f'{x:.2f}x' for x in paired)}, "
+                    f"median {statistics.median(paired):.2f}x)"
                 )
     load = os.getloadavg()[0]
     whose = f"{rev}'s own rulesets for {rev}" if its_rulesets else "the same rulesets"
+    work = f"{games} games (seeds alike)" if games is not None else f"{AGAINST_ROUND_S} s"
     return (
         f"SUMMARY engine-against: {rev} -> {', '.join(new_sides())}, {whose}, "
-        f"CPU time, median of {AGAINST_ROUNDS} "
-        f"interleaved rounds of {AGAINST_ROUND_S} s, load {load:.1f} on {os.cpu_count()} "
-        "cores: " + "; ".join(parts)
+        f"CPU time, median of {rounds} interleaved rounds of {work}, "
+        f"load {load:.1f} on {os.cpu_count()} cores: " + "; ".join(parts)
+    )
+
+
+def against_from_args(rev: str, args: list[str]) -> int:
+    """``--against REV [--its-rulesets] [--games N] [--rounds K] [RULESET ...]``."""
+    options: dict[str, int] = {}
+    names: list[str] = []
+    its = False
+    rest = iter(args)
+    for arg in rest:
+        if arg == "--its-rulesets":
+            its = True
+        elif arg in ("--games", "--rounds"):
+            options[arg[2:]] = int(next(rest))
+        else:
+            names.append(arg)
+    return against(
+        rev,
+        names or list(AGAINST_RULESETS),
+        its,
+        games=options.get("games"),
+        rounds=options.get("rounds", AGAINST_ROUNDS),
     )
 
 
@@ -525,12 +583,11 @@ def main(argv: list[str]) -> int:
         print(profile_playouts())
         return 0
     if argv[:1] == ["--worker"]:
-        print(json.dumps(worker_playouts(argv[1], float(argv[2]), int(argv[3]))))
+        wanted = int(argv[4]) if len(argv) > 4 else None
+        print(json.dumps(worker_playouts(argv[1], float(argv[2]), int(argv[3]), wanted)))
         return 0
     if argv[:1] == ["--against"]:
-        its = "--its-rulesets" in argv
-        names = [a for a in argv[2:] if a != "--its-rulesets"]
-        return against(argv[1], names or list(AGAINST_RULESETS), its)
+        return against_from_args(argv[1], argv[2:])
     machine = machine_info()
     tictactoe = rulecraft.load(ROOT / "rulesets" / "tictactoe")
     connect4 = rulecraft.load(ROOT / "rulesets" / "connect4")
