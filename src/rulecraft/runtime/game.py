@@ -177,8 +177,9 @@ class Game:
         """The state this game's history starts from: kept (a loaded save, an arranged
         position) or made again from the new game's seed.  A new game keeps no copy of
         its start: a card game's is a thousand dictionaries and lists, which the garbage
-        collector would walk again and again for the whole game (Waste Knights' random
-        games spent 13% of their time in it with the copy, 5% without)."""
+        collector would walk again and again for the whole game (a card game's random
+        playouts spent 13% of their time in it with the copy, 5% without: see
+        docs/architecture.md)."""
         if self._initial is None and self._start is not None:
             self._initial = self.ruleset._start_state(*self._start)
             self._start = None
