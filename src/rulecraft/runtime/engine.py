@@ -462,7 +462,18 @@ def _sources(ctx: Ctx, owner: str | None, side: str | None) -> list[str | None]:
 
 def _active_instances(ctx: Ctx, owner: str, side: str | None) -> list[str | None]:
     out: list[str | None] = []
+    d = ctx.prog.defs.get(owner)
+    kind = ctx.prog.kinds.get(d.kind) if d is not None else None
+    if kind is None:
+        return out  # (what _is_active says of a component of no declared kind)
+    comps = ctx.st["comps"]
+    active_in = kind.active_in
     for cid in ctx.by_def.get(owner, ()):
+        # Most copies of a card lie where nothing is active (a deck, a hand): told by
+        # their zone alone, as _is_active would first, without asking it.
+        key = comps[cid]["z"]
+        if ("map" if key[:2] == SPACE else zone_name(key)) not in active_in:
+            continue
         if is_active(ctx, cid) and (side is None or side_of(ctx, cid) == side):
             out.append(cid)
     return out
