@@ -19,7 +19,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable
 from typing import Any
 
-from rulecraft.compile import codegen
+from rulecraft.compile import codegen, flags
 from rulecraft.compile.amounts import _unit_span
 from rulecraft.compile.checks import (
     check_enum_shadows,
@@ -192,12 +192,15 @@ class Compiler:
         placed = placements(self)
         if any(d.severity == Severity.ERROR for d in self.diags):
             return None
+        plain = flags.only_set_flags(
+            self._flag_names(), components.defs, self.kinds, components.grants
+        )
         return Program(
             **self._manifest_settings(),
             routines=self.routines,
             zones=self.zones,
             resources=self.resources,
-            kinds=self.kinds,
+            kinds=flags.with_active_flags(self.kinds, plain),
             defs=components.defs,
             placements=placed,
             entries=entries,
@@ -225,6 +228,7 @@ class Compiler:
             ),
             names=names_of(self),
             flags=frozenset(self.flags_set),
+            only_set_flags=plain,
             kept_wheres=tuple(k for k in self.kept_wheres.values() if k is not None),
         )
 
@@ -276,6 +280,13 @@ class Compiler:
             span,
             f"did you mean {guess!r}?" if guess else hint,
         )
+
+    def _flag_names(self) -> set[str]:
+        """Every flag the rules set or test, the kinds' ``active_if`` tests included."""
+        names = set(self.flags_set) | {flag for flag, _ in self.flags_tested}
+        for kind in self.kinds.values():
+            names.update(flag for flag, _ in kind.active_flags or ())
+        return names
 
     # ------------------------------------------------------------------ expressions
     def expr(self, e: ast.Expr, scope: Scope) -> ExprFn:

@@ -14,9 +14,11 @@ from typing import TYPE_CHECKING, Any
 
 from rulecraft.compile.amounts import _is_qty, _qty_const, _unit_span
 from rulecraft.compile.checks import check_type
+from rulecraft.compile.flags import FlagLiterals, flag_literals
 from rulecraft.compile.rules import grant_spec, modifier_spec, trigger
 from rulecraft.compile.scope import Scope
 from rulecraft.language import ast
+from rulecraft.language.parser import parse_expression
 from rulecraft.runtime.program import (
     AbilitySpec,
     ComponentDef,
@@ -94,6 +96,7 @@ def compile_kinds(c: Compiler) -> None:
         )
         active_in = frozenset(spec.get("active_in") or ())
         c.kinds[kname] = KindSpec(
+            active_flags=_active_flags(spec.get("active_if")),
             name=kname,
             active_in=active_in,
             abilities_in=frozenset(spec.get("abilities_in") or active_in),
@@ -104,6 +107,15 @@ def compile_kinds(c: Compiler) -> None:
         for z in active_in | frozenset(spec.get("abilities_in") or ()):
             if z not in c.zones and z != "map":
                 c._unknown(z, c.mspan("kinds", kname, "active_in"), c.zones, "zone")
+
+
+def _active_flags(text: object) -> FlagLiterals | None:
+    """An ``active_if``'s flag tests (:func:`flags.flag_literals`), if that is all it is
+    (its problems, if any, are reported where it is compiled)."""
+    if not isinstance(text, str):
+        return None
+    tree, _ = parse_expression(text, "ruleset.yaml", 1, 1)
+    return None if tree is None else flag_literals(tree)
 
 
 # ---------------------------------------------------------------------------- components

@@ -95,7 +95,30 @@ def modifier_spec(
         side,
         optional(mem.minimum),
         optional(mem.maximum),
+        _fixed_amounts(mem),
     )
+
+
+def _fixed_amounts(mem: ast.Modifier) -> tuple[int, int | None, int | None] | None:
+    """A modifier's amount and bounds when each is a number written in it, else None."""
+    amount = _number(mem.amount)
+    low = None if mem.minimum is None else _number(mem.minimum)
+    high = None if mem.maximum is None else _number(mem.maximum)
+    if amount is None:
+        return None
+    if (mem.minimum is not None and low is None) or (mem.maximum is not None and high is None):
+        return None
+    return amount, low, high
+
+
+def _number(e: ast.Expr) -> int | None:
+    """The value of a whole number written as such (``2``, ``-1``), else None."""
+    if isinstance(e, ast.Unary) and e.op == "-":
+        inner = _number(e.operand)
+        return None if inner is None else -inner
+    if isinstance(e, ast.Const) and type(e.value) is int:
+        return e.value
+    return None
 
 
 def grant_spec(

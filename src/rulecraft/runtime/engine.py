@@ -327,9 +327,15 @@ def _is_active(ctx: Ctx, cid: str) -> bool:
     if kind is None:
         return False
     key = comp["z"]
-    where = "map" if key[:2] == SPACE else zone_name(key)
+    where = ids.place_name(key)
     if where not in kind.active_in or comp.get("down"):
         return False
+    flags = kind.active_flags
+    if flags is not None and "traits" not in comp["p"]:
+        # active_if's flag tests on the card's own flags, without running it
+        # (compile/flags.py): a menu asks this of every card it considers
+        have = comp["f"]
+        return all((flag in have) == wanted for flag, wanted in flags)
     if kind.active_if is not None:
         saved = ctx.loc
         ctx.loc = {"this": cid, "you": _owner_player(ctx, cid)}
@@ -391,6 +397,15 @@ def modified(ctx: Ctx, cid: str, name: str, base: Any) -> Any:
     total = base
     for rule, src, reached in _live(ctx, "modify", name, mods):
         if cid not in reached or not isinstance(rule, ModifierSpec):
+            continue
+        fixed = rule.fixed
+        if fixed is not None:  # numbers written in the rule: nothing to work out
+            amount, low, high = fixed
+            total += amount
+            if low is not None:
+                total = max(total, low)
+            if high is not None:
+                total = min(total, high)
             continue
         mod = rule
         saved = ctx.loc
@@ -471,8 +486,7 @@ def _active_instances(ctx: Ctx, owner: str, side: str | None) -> list[str | None
     for cid in ctx.by_def.get(owner, ()):
         # Most copies of a card lie where nothing is active (a deck, a hand): told by
         # their zone alone, as _is_active would first, without asking it.
-        key = comps[cid]["z"]
-        if ("map" if key[:2] == SPACE else zone_name(key)) not in active_in:
+        if ids.place_name(comps[cid]["z"]) not in active_in:
             continue
         if is_active(ctx, cid) and (side is None or side_of(ctx, cid) == side):
             out.append(cid)
@@ -510,7 +524,10 @@ def comp_has_flag(ctx: Ctx, cid: str, comp: ComponentState, flag: str) -> bool:
     it, one of its traits, its kind, or a flag granted to it by an active card or a rule."""
     if flag in comp["f"]:
         return True
-    d = ctx.prog.defs[comp["d"]]
+    prog = ctx.prog
+    if flag in prog.only_set_flags and "traits" not in comp["p"]:
+        return False  # no trait, kind or grant gives it (compile/flags.py)
+    d = prog.defs[comp["d"]]
     if "traits" in comp["p"] or d.side_attributes or d.dynamic:
         traits = static_attr(ctx, cid, "traits")
     else:  # static_attr's answer where nothing but the definition's attributes has traits
@@ -519,7 +536,7 @@ def comp_has_flag(ctx: Ctx, cid: str, comp: ComponentState, flag: str) -> bool:
         return True
     if flag == d.kind:
         return True
-    grants = ctx.prog.grants.get(flag)
+    grants = prog.grants.get(flag)
     if grants:
         for _, _, reached in _live(ctx, "grant", flag, grants):
             if cid in reached:

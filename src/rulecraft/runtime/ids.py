@@ -212,6 +212,25 @@ def zone_name(key: str) -> str:
     return name
 
 
+#: Pile keys -> the name of the place a kind's ``active_in`` names them by (see place_name).
+_PLACE_NAMES: Final[dict[str, str]] = {}
+
+
+def place_name(key: str) -> str:
+    """Where a pile lies as a kind's ``active_in`` names it: a zone by its name, every
+    space of the map as ``map``.
+
+    >>> place_name("z:hand@1"), place_name("z:pile"), place_name("s:b2")
+    ('hand', 'pile', 'map')
+    """
+    name = _PLACE_NAMES.get(key)
+    if name is None:
+        name = "map" if key[:2] == SPACE else zone_name(key)
+        if len(_PLACE_NAMES) < _ZONE_CACHE_BOUND:
+            _PLACE_NAMES[key] = name
+    return name
+
+
 def zone_owner(key: str) -> int | None:
     """The owner's seat in a zone key; a shared zone or a space has none (``None``).
 

@@ -99,6 +99,10 @@ class KindSpec:
     active_if: ExprFn | None
     counters: tuple[str, ...]
     sides: tuple[str, ...]
+    #: ``active_if`` as the flags it tests on ``this`` (each flag, and whether the card
+    #: must have it), when it is nothing else and each flag is only ever set on a card
+    #: (:mod:`rulecraft.compile.flags`); ``None``: the engine runs ``active_if``.
+    active_flags: tuple[tuple[str, bool], ...] | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -186,6 +190,9 @@ class ModifierSpec:
     # (min a) / (max b): the value is clamped right after this modifier applies
     minimum: ExprFn | None = None
     maximum: ExprFn | None = None
+    #: (amount, minimum, maximum) when each is a number written in the rule (``by -1
+    #: (min 0)``): applied without running an expression or binding the card's locals.
+    fixed: tuple[int, int | None, int | None] | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -394,6 +401,9 @@ class Program:
     names: Any = None
     #: The flags the rules know (the manifest's ``flags:`` and every ``flag`` statement's)
     flags: frozenset[str] = frozenset()
+    #: The flags no trait, kind or grant can give a card: a card has one only when it is
+    #: set on it (:func:`rulecraft.compile.flags.only_set_flags`).
+    only_set_flags: frozenset[str] = frozenset()
     #: Every ``spaces where`` kept up to date as pieces move (:mod:`incremental`): the
     #: actions' ``for ... in`` and those of expressions (``count(spaces where empty(it))``)
     kept_wheres: tuple[KeptSpaces, ...] = ()
