@@ -1,16 +1,17 @@
 """The specialised field readers and the modifiers and grants worked out once per listing.
 
 Issue 11: "field access specialised by type".  Generated code and the closures read
-``x.kind`` through ``builtins.kind_of`` and a card's own fields (``card.cost``) through
-``builtins.own_field``; while options are listed, the modifiers and grants in force are
-worked out once (``engine._live``).  Each must read exactly what ``get_field`` and
-``has_flag`` read without them, for every sort of value, at every position of random games
-of every bundled ruleset with cards.  No timings here (bench/).
+``x.kind``, ``x.facedown`` and ``x.used`` through ``builtins.FIELD_READERS`` and a card's
+own fields (``card.cost``) through ``builtins.own_field``; while options are listed, the
+modifiers and grants in force are worked out once (``engine._live``).  Each must read
+exactly what ``get_field`` and ``has_flag`` read without them, for every sort of value, at
+every position of random games of every bundled ruleset with cards.  No timings here (bench/).
 """
 
 from __future__ import annotations
 
 import random
+from dataclasses import replace
 from typing import Any
 
 import pytest
@@ -72,6 +73,8 @@ def test_kind_of_and_own_field_read_what_get_field_reads(name: str) -> None:
         values += [E.player(0), next(iter(game.state["zones"])), None, [], "d:nothing"]
         for value in values:
             assert read(B.kind_of, ctx, value) == read(B.get_field, ctx, value, "kind")
+            for field, reader in B.FIELD_READERS.items():
+                assert read(reader, ctx, value) == read(B.get_field, ctx, value, field), field
             for field in fields_of(game.program):
                 if B.is_own_field(field):
                     assert read(B.own_field, ctx, value, field) == read(
@@ -104,6 +107,29 @@ def test_a_listing_reads_the_modifiers_and_grants_it_would_read_without_one(name
             return got + [read(E.has_flag, c, cid, f) for cid in cards for f in granted]
 
         assert E.listing(ctx, reads) == reads(ctx)
+
+
+@pytest.mark.parametrize("name", modifying_rulesets())
+def test_numbers_written_in_a_modifier_apply_as_its_expressions_do(name: str) -> None:
+    # `by -1 (min 0)` is applied from the numbers (ModifierSpec.fixed), not by running the
+    # expressions with the card's locals bound: the same values either way
+    program = rulecraft.load(name).program
+    assert any(m.fixed for mods in program.modifiers.values() for m in mods)
+    run = replace(
+        program,
+        modifiers={
+            k: tuple(replace(m, fixed=None) for m in v) for k, v in program.modifiers.items()
+        },
+    )
+    for game in positions(name):
+        st = game.state
+        fast = E.Ctx(program, st, "", None, E.instances_by_def(st))
+        slow = E.Ctx(run, st, "", None, E.instances_by_def(st))
+        for c in (fast, slow):
+            c.loc = {"you": E.player(st["active"]), "this": None}
+        for field in program.modifiers:
+            for cid in st["comps"]:
+                assert read(B.get_field, fast, cid, field) == read(B.get_field, slow, cid, field)
 
 
 def test_radlands_has_a_modified_cost_and_a_granted_flag_to_test() -> None:

@@ -44,11 +44,13 @@ from typing import TYPE_CHECKING, Any
 from rulecraft.compile.fields import static_kind
 from rulecraft.errors import RuleError
 from rulecraft.language import ast
+from rulecraft.language.visit import walk
 from rulecraft.runtime import engine as E
 from rulecraft.runtime import ids
 from rulecraft.runtime import map as spatial
 from rulecraft.runtime.builtins import (
     BUILTINS,
+    FIELD_READERS,
     get_field,
     is_own_field,
     kind_of,
@@ -221,6 +223,7 @@ def _helpers() -> dict[str, Any]:
         "seat_of": E.seat_of,
         "_kept_spaces": kept_spaces,
         "_kept_mask": kept_mask,
+        **{f"_read_{field}": reader for field, reader in FIELD_READERS.items()},
     }
 
 
@@ -479,8 +482,8 @@ class _Generator:
                 fast = self.const(ids.zone_key(f))
             test = f"type({first}) is str and {o}[:{len(ids.PLAYER)}] == {ids.PLAYER!r}"
             return f"({fast} if {test} else get_field(ctx, {o}, {f!r}))"
-        if f == "kind":
-            return f"kind_of(ctx, {obj})"
+        if f in FIELD_READERS:  # (kind, facedown, used): a reader of its own
+            return f"_read_{f}(ctx, {obj})"
         if is_own_field(f):
             return f"own_field(ctx, {obj}, {f!r})"
         return f"get_field(ctx, {obj}, {f!r})"
@@ -532,8 +535,19 @@ class _Generator:
         from rulecraft.compile.compiler import Scope
 
         # An argument that is a Python variable or a constant stands for its parameter
-        # as it is; any other is bound once by a lambda's parameter.
-        bound = [a if _is_atom(a) else None for a in args]
+        # as it is, and so does a local no expression rebinds (this, you) when the body
+        # walks no collection (where it would be read again for every element); any
+        # other is bound once by a lambda's parameter (a function made and called).
+        loops = any(
+            isinstance(x, ast.Where)
+            or (
+                isinstance(x, ast.Call)
+                and isinstance(x.func, ast.Name)
+                and x.func.name in self.c.defines
+            )
+            for x in walk(d.expr)
+        )
+        bound = [a if _is_atom(a) or (a in _FIXED_LOCALS and not loops) else None for a in args]
         params = [a if a is not None else self.fresh("p") for a in bound]
         body_env = Env(
             dict(zip(d.params, params, strict=True)),
@@ -704,6 +718,11 @@ def _counted_against_zero(e: ast.Binary) -> tuple[ast.Where, bool] | None:
     if len(call.args) != 1 or not isinstance(call.args[0], ast.Where):
         return None
     return call.args[0], some_kept
+
+
+#: The generated reads of the locals nothing rebinds while an expression is worked out:
+#: read again in place of a parameter, they read the same value.
+_FIXED_LOCALS = frozenset({"loc.get('this')", "loc.get('you')"})
 
 
 def _is_atom(code: str) -> bool:

@@ -27,10 +27,10 @@ from rulecraft.runtime import ids
 from rulecraft.runtime import map as spatial
 from rulecraft.runtime.builtins import (
     BUILTINS,
+    FIELD_READERS,
     bounded,
     get_field,
     is_own_field,
-    kind_of,
     multiply,
     own_field,
 )
@@ -147,15 +147,18 @@ def _field_of(
             n = local
             return lambda ctx: reader(ctx, ctx.loc.get(n), f)
         return lambda ctx: reader(ctx, obj(ctx), f)
+    field_reader = FIELD_READERS.get(f)
     if local is not None:
         n = local
-        if f == "kind":
-            return lambda ctx: kind_of(ctx, ctx.loc.get(n))
+        if field_reader is not None:
+            read = field_reader
+            return lambda ctx: read(ctx, ctx.loc.get(n))
         if is_own_field(f):
             return lambda ctx: own_field(ctx, ctx.loc.get(n), f)
         return lambda ctx: get_field(ctx, ctx.loc.get(n), f)
-    if f == "kind":
-        return lambda ctx: kind_of(ctx, obj(ctx))
+    if field_reader is not None:
+        read = field_reader
+        return lambda ctx: read(ctx, obj(ctx))
     if is_own_field(f):
         return lambda ctx: own_field(ctx, obj(ctx), f)
     return lambda ctx: get_field(ctx, obj(ctx), f)

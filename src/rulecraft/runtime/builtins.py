@@ -90,13 +90,7 @@ def comp_field(ctx: Ctx, cid: str, field: str) -> Any:
         pile = ctx.st["zones"].get(comp["z"], [])
         return pile.index(cid) if cid in pile else -1
     if field == "used":
-        used = ctx.st["used"]
-        if used:
-            prefix = "turn|" + ids.ability_option_prefix(cid)
-            for k in used:
-                if k.startswith(prefix):
-                    return True
-        return False
+        return _comp_used(ctx, cid)
     if field in ("x", "y", "terrain") and ids.is_space(comp["z"]):
         return space_field(ctx, comp["z"], field)
     return _comp_own_field(ctx, cid, comp, field)
@@ -118,6 +112,35 @@ def _comp_own_field(ctx: Ctx, cid: str, comp: ComponentState, field: str) -> Any
         if kind is not None and field in kind.counters:
             value = 0
     return modified(ctx, cid, field, value)
+
+
+def _comp_used(ctx: Ctx, cid: str) -> bool:
+    """Has one of the component's abilities been used this turn?"""
+    used = ctx.st["used"]
+    if used:
+        prefix = "turn|" + ids.ability_option_prefix(cid)
+        for k in used:
+            if k.startswith(prefix):
+                return True
+    return False
+
+
+def is_facedown(ctx: Ctx, obj: Any) -> Any:
+    """``obj.facedown``, as :func:`get_field` reads it: a component's in one step, not
+    through the chain of the fields every component answers (an ability's condition may
+    ask it of every card a menu considers)."""
+    if type(obj) is str:
+        comp = ctx.st["comps"].get(obj)
+        if comp is not None:
+            return bool(comp.get("down"))
+    return get_field(ctx, obj, "facedown")
+
+
+def was_used(ctx: Ctx, obj: Any) -> Any:
+    """``obj.used``, as :func:`get_field` reads it: a component's in one step."""
+    if type(obj) is str and obj in ctx.st["comps"]:
+        return _comp_used(ctx, obj)
+    return get_field(ctx, obj, "used")
 
 
 def space_field(ctx: Ctx, key: str, field: str) -> Any:
@@ -171,6 +194,15 @@ def kind_of(ctx: Ctx, obj: Any) -> Any:
         if comp is not None:
             return ctx.prog.defs[comp["d"]].kind
     return get_field(ctx, obj, "kind")
+
+
+#: The fields of every component read by a function of their own (:func:`get_field`'s
+#: answer, without the chain of comparisons): what the compilers call for ``x.field``.
+FIELD_READERS: Final[dict[str, Callable[[Ctx, Any], Any]]] = {
+    "kind": kind_of,
+    "facedown": is_facedown,
+    "used": was_used,
+}
 
 
 def own_field(ctx: Ctx, obj: Any, field: str) -> Any:
