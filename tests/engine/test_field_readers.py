@@ -203,3 +203,16 @@ def test_each_field_and_flag_has_its_own_modifiers_in_a_listing(tmp_path: Any) -
     ]
     assert reads(ctx) == expected
     assert E.listing(ctx, reads) == expected
+
+
+def test_the_compiled_classes_of_names_and_constants_read_what_the_lambdas_read() -> None:
+    # compiled (E.COMPILED), the closure compiler makes these of a local's name and of a
+    # constant; the source tree keeps the lambdas, so this runs them both ways
+    game = rulecraft.load("radlands").new_game(seed=1)
+    ctx = game._ctx()
+    ctx.loc = {"you": E.player(1), "this": None, "card": "x#1"}
+    assert E.LocalValue("card")(ctx) == "x#1"
+    assert E.LocalValue("you")(ctx) == E.player(1)
+    assert E.LocalValue("nothing")(ctx) is None
+    assert E.ConstantValue(3)(ctx) == 3
+    assert E.__file__.endswith(".so") == E.COMPILED

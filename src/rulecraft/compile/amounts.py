@@ -31,6 +31,19 @@ def _qty_const(e: ast.Expr) -> dict[str, int] | None:
     return None
 
 
+def fixed_cost_parts(e: ast.Expr) -> tuple[tuple[str, int], ...] | None:
+    """A cost written as numbers (``1 water``, ``2 gold + 1 water``) as its (unit, count)
+    parts in the order :func:`expressions.qty_parts` compiles them; ``None`` when a count
+    is computed or negative (which the runtime reports when the cost is worked out)."""
+    if isinstance(e, ast.Qty):
+        value = e.amount.value if isinstance(e.amount, ast.Const) else None
+        return ((e.unit, value),) if type(value) is int and value >= 0 else None
+    if isinstance(e, ast.Binary) and e.op == "+":
+        left, right = fixed_cost_parts(e.left), fixed_cost_parts(e.right)
+        return None if left is None or right is None else left + right
+    return None
+
+
 def _unit_span(e: ast.Expr, unit: str) -> Span | None:
     """Where ``unit`` is written in an amount such as ``1 glod`` or ``2 gold + 1 glod``: the
     last ``len(unit)`` characters of its quantity's span (the parser ends it at the unit)."""

@@ -12,7 +12,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
-from rulecraft.compile.amounts import _is_qty, _qty_const, _unit_span
+from rulecraft.compile.amounts import _is_qty, _qty_const, _unit_span, fixed_cost_parts
 from rulecraft.compile.checks import check_type
 from rulecraft.compile.flags import FlagLiterals, flag_literals
 from rulecraft.compile.rules import grant_spec, modifier_spec, trigger
@@ -309,7 +309,7 @@ def _ability(
             condition=c.expr(mem.condition, scope) if mem.condition else None,
             routine=c.routine(f"{parts.cid}.ability{idx}", mem.body, scope),
             side=side,
-            fixed_cost=mem.cost is not None and _qty_const(mem.cost) is not None,
+            fixed_cost=None if mem.cost is None else fixed_cost_parts(mem.cost),
         )
     )
     for unit, _ in parts.abilities[-1].cost:

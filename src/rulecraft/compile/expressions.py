@@ -82,7 +82,7 @@ def _const(c: Compiler, e: ast.Const, scope: Scope) -> ExprFn:
     v = e.value
     if isinstance(v, int) and not isinstance(v, bool) and abs(v) > 2**31:
         c.error("RC205", f"the number {v} is too large", e.span, "numbers must stay below 2**31")
-    return lambda ctx: v
+    return E.ConstantValue(v) if E.COMPILED else lambda ctx: v
 
 
 def _text_lit(c: Compiler, e: ast.TextLit, scope: Scope) -> ExprFn:
@@ -394,7 +394,7 @@ def _local(c: Compiler, e: ast.Name, scope: Scope) -> ExprFn:
             e.span,
             "write: collection where it.field == value",
         )
-    return lambda ctx: ctx.loc.get(n)
+    return E.LocalValue(n) if E.COMPILED else lambda ctx: ctx.loc.get(n)
 
 
 def _all_players(ctx: E.Ctx) -> list[str]:

@@ -246,8 +246,8 @@ def visible_to(ctx: Ctx, cid: str, seat: int | None) -> bool:
     if comp.get("down"):
         return bool(comp.get("seen") and seat in comp["seen"])
     key = comp["z"]
-    if key[:2] == SPACE:  # ids.is_space(key), without a call (read for every card shown)
-        return True
+    # (a space's key names no zone: zone_name gives it back, and it is public like any
+    # pile no zone declares)
     spec = ctx.prog.zones.get(zone_name(key))
     if spec is None or spec.visibility == "public":
         return True
@@ -306,6 +306,34 @@ def is_active(ctx: Ctx, cid: str) -> bool:
     if active is None:
         active = memo[cid] = _is_active(ctx, cid)
     return active
+
+
+#: Is this module compiled (make compiled, a wheel built with mypyc)?  The closure
+#: compiler then makes the commonest expressions of compiled classes, not of lambdas.
+COMPILED: Final = not __file__.endswith(".py")
+
+
+class LocalValue:
+    """The value of the local variable ``name``: what the closure compiler makes of a
+    name it reads from the locals when :data:`COMPILED`.  A compiled class: a call of it
+    runs no Python frame, and these are the commonest expressions of all.  (Not compiled,
+    a lambda is the cheaper call.)"""
+
+    def __init__(self, name: str) -> None:
+        self.name = name
+
+    def __call__(self, ctx: Ctx) -> Any:
+        return ctx.loc.get(self.name)
+
+
+class ConstantValue:
+    """A value written in the rules (``1``, ``true``, ``none``), as :class:`LocalValue`."""
+
+    def __init__(self, value: Any) -> None:
+        self.value = value
+
+    def __call__(self, ctx: Ctx) -> Any:
+        return self.value
 
 
 def listing(ctx: Ctx, fn: Callable[[Ctx], T]) -> T:

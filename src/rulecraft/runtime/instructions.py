@@ -434,6 +434,18 @@ def _can_pay(ctx: Ctx, cost: tuple[tuple[str, ExprFn], ...], seat: int) -> bool:
     return True
 
 
+def _can_pay_fixed(ctx: Ctx, cost: tuple[tuple[str, int], ...], seat: int) -> bool:
+    """:func:`_can_pay` for a cost written as numbers (``AbilitySpec.fixed_cost``)."""
+    res = ctx.st["res"][seat]
+    gvars = ctx.st["gvars"]
+    for unit, amount in cost:
+        spec = ctx.prog.resources.get(unit)
+        have = res.get(unit, 0) if spec is None or spec.per_player else gvars.get(unit, 0)
+        if have < amount:
+            return False
+    return True
+
+
 def _pay(ctx: Ctx, cost: tuple[tuple[str, ExprFn], ...], seat: int) -> None:
     for unit, fn in cost:
         spec = ctx.prog.resources.get(unit)
@@ -602,11 +614,12 @@ def _ability_options(ctx: Ctx, seat: int) -> list[list[Any]]:
                 if lkey is not None and used.get(lkey):
                     continue
                 ctx.loc = {"you": you, "this": cid}
-                if ab.fixed_cost and not _can_pay(ctx, ab.cost, seat):
+                fixed = ab.fixed_cost
+                if fixed is not None and not _can_pay_fixed(ctx, fixed, seat):
                     continue  # (cheaper than the condition, and as final)
                 if ab.condition is not None and not ab.condition(ctx):
                     continue
-                if not ab.fixed_cost and not _can_pay(ctx, ab.cost, seat):
+                if fixed is None and not _can_pay(ctx, ab.cost, seat):
                     continue
                 # The label is filled in only when somebody looks (see option_label).
                 out.append([option, None, ["ab", cid, ab.index]])

@@ -117,11 +117,12 @@ class AbilitySpec:
     condition: ExprFn | None
     routine: int
     side: str | None
-    #: The cost is fixed amounts (``costs 1 water``): a menu tests it before the condition,
-    #: which costs more to work out and is not worth asking when the seat cannot pay.
-    #: (Neither changes anything; a computed cost keeps its place after the condition,
+    #: The cost when it is written as numbers (``costs 1 water``), as its (unit, count)
+    #: parts: a menu tests it first, from the numbers, before the condition, which costs
+    #: more to work out and is not worth asking when the seat cannot pay.  (Neither
+    #: changes anything; a computed cost, None here, keeps its place after the condition,
     #: which may be what keeps it from failing.)
-    fixed_cost: bool = False
+    fixed_cost: tuple[tuple[str, int], ...] | None = None
 
 
 @dataclass(frozen=True, slots=True, eq=False)  # (one per where: hashed as itself)
