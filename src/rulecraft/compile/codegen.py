@@ -53,7 +53,6 @@ from rulecraft.runtime.builtins import (
     FIELD_READERS,
     get_field,
     is_own_field,
-    kind_of,
     multiply,
     own_field,
 )
@@ -215,7 +214,6 @@ def _helpers() -> dict[str, Any]:
         "_modulo": modulo,
         "multiply": multiply,
         "get_field": get_field,
-        "kind_of": kind_of,
         "own_field": own_field,
         "has_flag": E.has_flag,
         "has_named_flag": has_named_flag,

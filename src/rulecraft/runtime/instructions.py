@@ -424,26 +424,20 @@ def _round_end(body: int | None, rotate: bool, labels: dict[str, Any]) -> Instr:
 
 
 def _can_pay(ctx: Ctx, cost: tuple[tuple[str, ExprFn], ...], seat: int) -> bool:
-    res = ctx.st["res"][seat]
-    gvars = ctx.st["gvars"]
-    for unit, fn in cost:
-        spec = ctx.prog.resources.get(unit)
-        have = res.get(unit, 0) if spec is None or spec.per_player else gvars.get(unit, 0)
-        if have < _amount(fn(ctx), "costs"):
-            return False
-    return True
+    return all(_held(ctx, unit, seat) >= _amount(fn(ctx), "costs") for unit, fn in cost)
 
 
 def _can_pay_fixed(ctx: Ctx, cost: tuple[tuple[str, int], ...], seat: int) -> bool:
     """:func:`_can_pay` for a cost written as numbers (``AbilitySpec.fixed_cost``)."""
-    res = ctx.st["res"][seat]
-    gvars = ctx.st["gvars"]
-    for unit, amount in cost:
-        spec = ctx.prog.resources.get(unit)
-        have = res.get(unit, 0) if spec is None or spec.per_player else gvars.get(unit, 0)
-        if have < amount:
-            return False
-    return True
+    return all(_held(ctx, unit, seat) >= amount for unit, amount in cost)
+
+
+def _held(ctx: Ctx, unit: str, seat: int) -> Any:
+    """How much of ``unit`` ``seat`` can spend: its own, or the game's for a shared one."""
+    spec = ctx.prog.resources.get(unit)
+    if spec is None or spec.per_player:
+        return ctx.st["res"][seat].get(unit, 0)
+    return ctx.st["gvars"].get(unit, 0)
 
 
 def _pay(ctx: Ctx, cost: tuple[tuple[str, ExprFn], ...], seat: int) -> None:
