@@ -54,6 +54,12 @@ RADLANDS = [
     "count(opponent.camps where it has destroyed or it has damaged)",
     "count(you.people where it.cost > 1) == 0",
     "count(opponent.camps where alive(it)) > 0 and count(you.hand where it.cost <= 1) >= 1",
+    # a player's pile and number read from tables by seat; anything but a player (a card,
+    # nothing) still through get_field
+    "count(hand) + you.water * 10 + count(opponent.people) - opponent.water",
+    "count(you.people where it.controller.water >= 0 and it.owner == you) + count(camps)",
+    "count(you.hand where it.zone == it.controller.hand) == count(you.hand)",
+    "count(first(you.hand).hand) + count(none.people) + count(first(you.people).camps)",
 ]
 
 
@@ -187,3 +193,15 @@ def test_an_emptiness_test_over_a_zone_does_not_stop_the_rest_being_generated() 
     assert source is not None, "nothing generated"
     # the spaces' where read from what is kept up to date, the zone's where called
     assert "_kept_mask(ctx, " in source and "_f" in source
+
+
+def test_inlined_parameters_and_items_are_bound_in_place_not_by_a_function() -> None:
+    """A ``define``'s parameters and a ``where``'s items that ``:=`` binds are bound in a
+    tuple before the body: no function is made and called at every evaluation (Radlands'
+    ``targets_of`` inlines ``protected`` and ``col_count`` for every card it weighs)."""
+    ruleset = rulecraft.load("radlands")
+    assert ruleset.compile_expression is not None
+    fn = ruleset.compile_expression(ruleset.program, "targets_of(opponent)")
+    source = str(getattr(fn, "__rulecraft_source__", ""))
+    assert ":= _read_controller(ctx, _it" in source  # a parameter bound to a field
+    assert "lambda" not in source and ")[-1]" in source, source

@@ -66,6 +66,8 @@ ExprFn = Callable[[E.Ctx], Any]
 
 #: The node types worth generating (a lone name or constant gains nothing).
 GENERATED_ROOTS = (ast.Where, ast.Call, ast.Binary, ast.Unary, ast.Has, ast.Conditional)
+#: The seats a state may hold (its schema's bound): tables by seat cover them all.
+MAX_SEATS = 64
 #: The nodes that may be worked out once for every space (:meth:`_Generator.tabulated`), and
 #: the operators such a node may hold.
 _TABLE_ROOTS = (ast.Attr, ast.Binary, ast.Unary, ast.Call)
@@ -248,6 +250,8 @@ class _Generator:
         self.space_vars: dict[str, str] = {}
         #: Set while a node is written for :meth:`tabulated` (its parts are not tabled).
         self.tabulating = False
+        #: The constants of :meth:`seat_table`, by what they tell.
+        self.seat_tables: dict[str, str] = {}
 
     def sorted_as(self, code: str, sort: str | None) -> str:
         """``code``, noted as being of ``sort`` (nothing noted for ``None``)."""
@@ -275,6 +279,15 @@ class _Generator:
             return self.sorted_as(f"({value!r})", sort)
         name = self.fresh("k")
         self.consts[name] = value
+        return name
+
+    def seat_table(self, what: str, value: Callable[[int], Any]) -> str:
+        """A constant table of ``value(seat)`` by every player's id the state may hold
+        (one constant for each ``what`` of an expression)."""
+        name = self.seat_tables.get(what)
+        if name is None:
+            table = {ids.player_id(seat): value(seat) for seat in range(MAX_SEATS)}
+            name = self.seat_tables[what] = self.const(table)
         return name
 
     def fallback(self, e: ast.Expr, env: Env) -> str:
@@ -425,7 +438,11 @@ class _Generator:
             return f"{self.const([ids.space_id(s) for s in c.map.spaces])}.copy()"
         if n in c.zones:
             if c.zones[n].per_player:
-                return f"({ids.zone_key_stem(n)!r} + str(seat_of(loc['you'])))"
+                # the player's pile from a table of every seat's (no text is built)
+                first, you = self.once("loc['you']")
+                keys = self.seat_table(n, lambda seat: ids.zone_key(n, seat))
+                stem = ids.zone_key_stem(n)
+                return f"({keys}.get({first}) or ({stem!r} + str(seat_of({you}))))"
             return self.const(ids.zone_key(n))
         if n in c.resources:
             return self.fallback(e, env)
@@ -470,15 +487,21 @@ class _Generator:
             # A player's zone or resource (you.hand, opponent.water): read in place when the
             # value is a player ("@1"), as player_field does; anything else as before.  The
             # generated text slices the player's prefix off in place (no call to seat_of).
+            # Tables of every seat's pile and number (seats as the state's schema allows
+            # them) stand for the text and the number the id would be cut into.
             first, o = self.once(obj)
-            seat = f"int({o}[{len(ids.PLAYER)}:])"
-            if zone is None:
-                fast = f"int(ctx.st['res'][{seat}].get({f!r}, 0))"
-            elif zone.per_player:
-                fast = f"({ids.zone_key_stem(f)!r} + str({seat}))"
-            else:
+            if zone is not None and not zone.per_player:
                 fast = self.const(ids.zone_key(f))
-            test = f"type({first}) is str and {o}[:{len(ids.PLAYER)}] == {ids.PLAYER!r}"
+                test = f"type({first}) is str and {o}[:{len(ids.PLAYER)}] == {ids.PLAYER!r}"
+                return f"({fast} if {test} else get_field(ctx, {o}, {f!r}))"
+            if zone is not None:  # a key is never empty: a miss alone falls through
+                keys = self.seat_table(f, lambda seat: ids.zone_key(f, seat))
+                found = f"({keys}.get({o}) if type({first}) is str else None)"
+                return f"({found} or get_field(ctx, {o}, {f!r}))"
+            seats = self.seat_table("", lambda seat: seat)
+            seat = self.fresh("s")
+            test = f"type({first}) is str and ({seat} := {seats}.get({o})) is not None"
+            fast = f"int(ctx.st['res'][{seat}].get({f!r}, 0))"
             return f"({fast} if {test} else get_field(ctx, {o}, {f!r}))"
         if f in FIELD_READERS:  # (kind, facedown, used): a reader of its own
             return f"_read_{f}(ctx, {obj})"
@@ -535,7 +558,7 @@ class _Generator:
         # An argument that is a Python variable or a constant stands for its parameter
         # as it is, and so does a local no expression rebinds (this, you) when the body
         # walks no collection (where it would be read again for every element); any
-        # other is bound once by a lambda's parameter (a function made and called).
+        # other is bound once, by ':=' before the body.
         loops = any(
             isinstance(x, ast.Where)
             or (
@@ -557,12 +580,14 @@ class _Generator:
             body = self.expr(d.expr, body_env)
         finally:
             self.inlining.pop()
-        lambdas = [(p, a) for p, a, b in zip(params, args, bound, strict=True) if b is None]
-        if not lambdas:
+        bindings = [
+            f"({p} := {a}), " for p, a, b in zip(params, args, bound, strict=True) if b is None
+        ]
+        if not bindings:
             return body
-        names = ", ".join(p for p, _ in lambdas)
-        values = ", ".join(a for _, a in lambdas)
-        return f"(lambda {names}: {body})({values})"
+        # Bound by ':=' in a tuple whose last item is the body: no function is made and
+        # called at each evaluation, as a lambda would be.
+        return f"({''.join(bindings)}{body})[-1]"
 
     def binary(self, e: ast.Binary, env: Env) -> str:
         op = e.op
@@ -607,9 +632,9 @@ class _Generator:
         var, items, cond = self.where_parts(e, env)
         if ":=" not in items:
             return f"[{var} for {var} in {items} if {cond}]"
-        # Python refuses ':=' in a comprehension's iterable: pass the items in instead
+        # Python refuses ':=' in a comprehension's iterable: bind the items first
         given = self.fresh("items")
-        return f"(lambda {given}: [{var} for {var} in {given} if {cond}])({items})"
+        return f"(({given} := {items}), [{var} for {var} in {given} if {cond}])[-1]"
 
     def any_where(self, e: ast.Where, env: Env) -> str:
         """Is any item of the ``where`` kept?  Stops at the first (``count(...) == 0``)."""
@@ -622,7 +647,8 @@ class _Generator:
         if ":=" not in items:
             return self.sorted_as(f"any({cond} for {var} in {items})", BOOL)
         given = self.fresh("items")
-        return self.sorted_as(f"(lambda {given}: any({cond} for {var} in {given}))({items})", BOOL)
+        found = f"(({given} := {items}), any({cond} for {var} in {given}))[-1]"
+        return self.sorted_as(found, BOOL)
 
     def kept(self, e: ast.Where, env: Env) -> str | None:
         """The constant holding ``e`` kept up to date as pieces move (the run-time side

@@ -196,12 +196,42 @@ def kind_of(ctx: Ctx, obj: Any) -> Any:
     return get_field(ctx, obj, "kind")
 
 
+def controller_of(ctx: Ctx, obj: Any) -> Any:
+    """``obj.controller``, as :func:`get_field` reads it: a component's in one step
+    (rules ask it of every card they weigh, ``it.controller.people``)."""
+    if type(obj) is str and obj in ctx.st["comps"]:
+        return player(controller(ctx, obj))
+    return get_field(ctx, obj, "controller")
+
+
+def owner_of(ctx: Ctx, obj: Any) -> Any:
+    """``obj.owner``, as :func:`get_field` reads it: a component's in one step."""
+    if type(obj) is str:
+        comp = ctx.st["comps"].get(obj)
+        if comp is not None:
+            o = comp.get("o")
+            return None if o is None else player(o)
+    return get_field(ctx, obj, "owner")
+
+
+def zone_of(ctx: Ctx, obj: Any) -> Any:
+    """``obj.zone``, as :func:`get_field` reads it: a component's in one step."""
+    if type(obj) is str:
+        comp = ctx.st["comps"].get(obj)
+        if comp is not None:
+            return comp["z"]
+    return get_field(ctx, obj, "zone")
+
+
 #: The fields of every component read by a function of their own (:func:`get_field`'s
 #: answer, without the chain of comparisons): what the compilers call for ``x.field``.
 FIELD_READERS: Final[dict[str, Callable[[Ctx, Any], Any]]] = {
     "kind": kind_of,
     "facedown": is_facedown,
     "used": was_used,
+    "controller": controller_of,
+    "owner": owner_of,
+    "zone": zone_of,
 }
 
 
