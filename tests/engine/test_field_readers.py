@@ -216,3 +216,27 @@ def test_the_compiled_classes_of_names_and_constants_read_what_the_lambdas_read(
     assert E.LocalValue("nothing")(ctx) is None
     assert E.ConstantValue(3)(ctx) == 3
     assert E.__file__.endswith(".so") == E.COMPILED
+
+
+@pytest.mark.parametrize("name", ["radlands", "waste_knights"])
+def test_a_players_pile_and_number_from_tables_read_what_get_field_reads(name: str) -> None:
+    """``p.hand`` and ``p.water`` (a player's pile or number, closures and generated code)
+    are looked up in tables by seat; any other value still goes through ``get_field``."""
+    from rulecraft.compile.expressions import _players_field
+
+    program = rulecraft.load(name).program
+    piles = [z for z, spec in program.zones.items() if spec.per_player]
+    numbers = list(program.resources)
+    assert piles and numbers
+    for game in positions(name, games=2, moves=40):
+        ctx = game._ctx()
+        values: list[Any] = [E.player(s) for s in range(game.num_players)]
+        values += [*list(game.state["comps"])[:10], None, "@63", "@64", []]
+        for field, is_pile in [(f, True) for f in piles] + [(f, False) for f in numbers]:
+            by_local = _players_field("v", lambda c: None, field, is_pile)
+            by_expr = _players_field(None, lambda c: c.loc["w"], field, is_pile)
+            for value in values:
+                ctx.loc = {"v": value, "w": value}
+                expected = read(B.get_field, ctx, value, field)
+                assert read(by_local, ctx) == expected, (value, field)
+                assert read(by_expr, ctx) == expected, (value, field)

@@ -132,8 +132,36 @@ def _attr(c: Compiler, e: ast.Attr, scope: Scope) -> ExprFn:
         return coordinate
     local = e.obj.name if isinstance(e.obj, ast.Name) and _is_local(e.obj.name, scope) else None
     if f in c.zones or f in c.resources:  # a player's (you.hand): get_field reads those
-        return _field_of(local, obj, f, get_field)
+        zone = c.zones.get(f)
+        if zone is not None and not zone.per_player:
+            return _field_of(local, obj, f, get_field)
+        return _players_field(local, obj, f, zone is not None)
     return _field_of(local, obj, f, None)
+
+
+def _players_field(local: str | None, obj: ExprFn, f: str, pile: bool) -> ExprFn:
+    """``p.hand`` or ``p.water``: a player's pile or number read from a table of every
+    seat's (no id cut apart, no text built); anything else (a card's counter, nothing)
+    through ``get_field``, as before.  ``local``'s value is read in place."""
+    if pile:
+        keys = {ids.player_id(s): ids.zone_key(f, s) for s in range(codegen.MAX_SEATS)}
+
+        def players_pile(ctx: E.Ctx) -> Any:
+            v = ctx.loc.get(local) if local is not None else obj(ctx)
+            key = keys.get(v) if type(v) is str else None
+            return key if key is not None else get_field(ctx, v, f)
+
+        return players_pile
+    seats = {ids.player_id(s): s for s in range(codegen.MAX_SEATS)}
+
+    def players_number(ctx: E.Ctx) -> Any:
+        v = ctx.loc.get(local) if local is not None else obj(ctx)
+        seat = seats.get(v) if type(v) is str else None
+        if seat is None:
+            return get_field(ctx, v, f)
+        return int(ctx.st["res"][seat].get(f, 0))
+
+    return players_number
 
 
 def _field_of(

@@ -481,9 +481,10 @@ def _menu_options(ctx: Ctx, index: int) -> list[list[Any]]:
             if phase.distinct and used.get(f"phase|did:{name}"):
                 continue
             act = prog.actions[name]
-            key = _limit_key(act.limit, ids.action_option(name))
-            if key is not None and used.get(key):
-                continue
+            if act.limit is not None:  # (no option id built for an action without one)
+                key = _limit_key(act.limit, ids.action_option(name))
+                if key is not None and used.get(key):
+                    continue
             if act.for_collection is None:
                 ctx.loc = {"you": you, "this": None}
                 if act.condition is not None and not act.condition(ctx):
@@ -595,7 +596,8 @@ def _ability_options(ctx: Ctx, seat: int) -> list[list[Any]]:
             kind = prog.kinds.get(prog.defs[comp["d"]].kind)
             if kind is None or where not in kind.abilities_in or comp.get("down"):
                 continue
-            if E.controller(ctx, cid) != seat:
+            owner = comp.get("o")  # (controller's first case in place)
+            if (owner if owner is not None else E.controller(ctx, cid)) != seat:
                 continue
             if kind.active_if is not None and not E.is_active(ctx, cid):
                 continue
