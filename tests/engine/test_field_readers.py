@@ -223,7 +223,11 @@ def test_a_players_pile_and_number_from_tables_read_what_get_field_reads(name: s
     """``p.hand`` and ``p.water`` (a player's pile or number, closures and generated code)
     are looked up in tables by seat; any other value still goes through ``get_field``."""
     from rulecraft.compile.expressions import _players_field
+    from rulecraft.runtime import ids
+    from rulecraft.runtime.state import STATE_SCHEMA
 
+    # the tables cover every seat a state may hold
+    assert STATE_SCHEMA["properties"]["active"]["maximum"] + 1 == ids.SEATS
     program = rulecraft.load(name).program
     piles = [z for z, spec in program.zones.items() if spec.per_player]
     numbers = list(program.resources)

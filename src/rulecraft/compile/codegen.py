@@ -66,8 +66,6 @@ ExprFn = Callable[[E.Ctx], Any]
 
 #: The node types worth generating (a lone name or constant gains nothing).
 GENERATED_ROOTS = (ast.Where, ast.Call, ast.Binary, ast.Unary, ast.Has, ast.Conditional)
-#: The seats a state may hold (its schema's bound): tables by seat cover them all.
-MAX_SEATS = 64
 #: The nodes that may be worked out once for every space (:meth:`_Generator.tabulated`), and
 #: the operators such a node may hold.
 _TABLE_ROOTS = (ast.Attr, ast.Binary, ast.Unary, ast.Call)
@@ -286,8 +284,7 @@ class _Generator:
         (one constant for each ``what`` of an expression)."""
         name = self.seat_tables.get(what)
         if name is None:
-            table = {ids.player_id(seat): value(seat) for seat in range(MAX_SEATS)}
-            name = self.seat_tables[what] = self.const(table)
+            name = self.seat_tables[what] = self.const(ids.by_player(value))
         return name
 
     def fallback(self, e: ast.Expr, env: Env) -> str:
@@ -485,10 +482,8 @@ class _Generator:
         zone = self.c.zones.get(f)
         if zone is not None or f in self.c.resources:
             # A player's zone or resource (you.hand, opponent.water): read in place when the
-            # value is a player ("@1"), as player_field does; anything else as before.  The
-            # generated text slices the player's prefix off in place (no call to seat_of).
-            # Tables of every seat's pile and number (seats as the state's schema allows
-            # them) stand for the text and the number the id would be cut into.
+            # value is a player ("@1"), as player_field does, from a table of every seat's
+            # pile or number (no id cut apart, no text built); anything else as before.
             first, o = self.once(obj)
             if zone is not None and not zone.per_player:
                 fast = self.const(ids.zone_key(f))

@@ -144,7 +144,7 @@ def _players_field(local: str | None, obj: ExprFn, f: str, pile: bool) -> ExprFn
     seat's (no id cut apart, no text built); anything else (a card's counter, nothing)
     through ``get_field``, as before.  ``local``'s value is read in place."""
     if pile:
-        keys = {ids.player_id(s): ids.zone_key(f, s) for s in range(codegen.MAX_SEATS)}
+        keys = ids.by_player(lambda seat: ids.zone_key(f, seat))
 
         def players_pile(ctx: E.Ctx) -> Any:
             v = ctx.loc.get(local) if local is not None else obj(ctx)
@@ -152,7 +152,7 @@ def _players_field(local: str | None, obj: ExprFn, f: str, pile: bool) -> ExprFn
             return key if key is not None else get_field(ctx, v, f)
 
         return players_pile
-    seats = {ids.player_id(s): s for s in range(codegen.MAX_SEATS)}
+    seats = ids.by_player(lambda seat: seat)
 
     def players_number(ctx: E.Ctx) -> Any:
         v = ctx.loc.get(local) if local is not None else obj(ctx)

@@ -31,7 +31,8 @@ below are public for the few loops that test one prefix over every zone of the s
 from __future__ import annotations
 
 import sys
-from typing import Final
+from collections.abc import Callable
+from typing import Any, Final
 
 from rulecraft.errors import RuleError
 
@@ -76,8 +77,20 @@ NAME_MARK_AT: Final = 1
 # ---------------------------------------------------------------------------- players
 #: The ids of the first seats and the seat of each, made once: a player's id is made or
 #: read at every turn and every menu (a made id is a new string, hashed again where used).
-_PLAYER_IDS: Final = tuple(sys.intern(f"{PLAYER}{seat}") for seat in range(64))
+#: The seats a state may hold (its schema's bound, seats 0 to 63).
+SEATS: Final = 64
+_PLAYER_IDS: Final = tuple(sys.intern(f"{PLAYER}{seat}") for seat in range(SEATS))
 _SEATS: Final = {pid: seat for seat, pid in enumerate(_PLAYER_IDS)}
+
+
+def by_player(value: Callable[[int], Any]) -> dict[str, Any]:
+    """``value(seat)`` by the id of every player a state may hold: the table compiled
+    rules look a player's pile or number up in, instead of cutting the id apart.
+
+    >>> by_player(lambda seat: zone_key("hand", seat))["@1"]
+    'z:hand@1'
+    """
+    return {pid: value(seat) for seat, pid in enumerate(_PLAYER_IDS)}
 
 
 def player_id(seat: int) -> str:
