@@ -498,7 +498,7 @@ class _Generator:
             test = f"type({first}) is str and ({seat} := {seats}.get({o})) is not None"
             fast = f"int(ctx.st['res'][{seat}].get({f!r}, 0))"
             return f"({fast} if {test} else get_field(ctx, {o}, {f!r}))"
-        if f in FIELD_READERS:  # (kind, facedown, used): a reader of its own
+        if f in FIELD_READERS:  # (kind, controller, zone...): a reader of its own
             return f"_read_{f}(ctx, {obj})"
         if is_own_field(f):
             return f"own_field(ctx, {obj}, {f!r})"
