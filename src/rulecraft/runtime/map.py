@@ -533,31 +533,44 @@ def _enter_cost(mp: MapSpec, sid: str) -> int:
     return mp.costs.get(mp.terrain.get(sid, ""), 1)
 
 
-def _cheapest(
-    mp: MapSpec, start: str, goal: str | None = None, budget: int | None = None
-) -> tuple[dict[str, int], dict[str, str]]:
-    """Dijkstra from ``start``: the cheapest cost of every space reached (entering a space
-    costs its terrain; a negative cost is impassable) and the step each came from.  Stops
-    at ``goal``; never spends more than ``budget``."""
+def routes_from(mp: MapSpec, start: str) -> tuple[dict[str, int], dict[str, str]]:
+    """Dijkstra from ``start`` over the whole map: the cheapest cost of every space reached
+    (entering a space costs its terrain; a negative cost is impassable) and the step each
+    came from.  Worked out once per map and start: a map's terrain and links are fixed.
+
+    A space's cost and step are final once it leaves the heap and are never improved
+    after, so a search stopped at a goal or held to a budget would have found the same.
+
+    >>> from rulecraft.runtime.program import MapSpec
+    >>> line = {"a": ("b",), "b": ("a", "c"), "c": ("b",)}
+    >>> mp = MapSpec("graph", 0, 0, ("a", "b", "c"), {}, {"c": "hill"}, line, {"hill": 2},
+    ...              frozenset())
+    >>> routes_from(mp, "a")
+    ({'a': 0, 'b': 1, 'c': 3}, {'b': 'a', 'c': 'b'})
+    >>> routes_from(mp, "a") is routes_from(mp, "a")
+    True
+    """
+    found = mp.routes.get(start)
+    if found is not None:
+        return found
     best = {start: 0}
     previous: dict[str, str] = {}
     heap = [(0, start)]
     while heap:
         cost, cur = heapq.heappop(heap)
-        if cur == goal:
-            break
-        if cost > best.get(cur, 1 << 30):
+        if cost > best[cur]:
             continue
         for nxt in mp.adjacency.get(cur, ()):
             step_cost = _enter_cost(mp, nxt)
             if step_cost < 0:
                 continue
             nc = cost + step_cost
-            if (budget is None or nc <= budget) and nc < best.get(nxt, 1 << 30):
+            if nc < best.get(nxt, 1 << 30):
                 best[nxt] = nc
                 previous[nxt] = cur
                 heapq.heappush(heap, (nc, nxt))
-    return best, previous
+    found = mp.routes[start] = (best, previous)
+    return found
 
 
 def path_cost(ctx: Ctx, a: list[Any]) -> int:
@@ -566,8 +579,7 @@ def path_cost(ctx: Ctx, a: list[Any]) -> int:
     x, y = space_of(ctx, a[0]), space_of(ctx, a[1])
     if x is None or y is None:
         return -1
-    best, _ = _cheapest(mp, x, goal=y)
-    return best.get(y, -1)
+    return routes_from(mp, x)[0].get(y, -1)
 
 
 def path(ctx: Ctx, a: list[Any]) -> list[str]:
@@ -576,7 +588,7 @@ def path(ctx: Ctx, a: list[Any]) -> list[str]:
     x, y = space_of(ctx, a[0]), space_of(ctx, a[1])
     if x is None or y is None:
         return []
-    best, previous = _cheapest(mp, x, goal=y)
+    best, previous = routes_from(mp, x)
     if y not in best:
         return []
     route = [y]
@@ -591,8 +603,9 @@ def reach(ctx: Ctx, a: list[Any]) -> list[str]:
     x = space_of(ctx, a[0])
     if x is None:
         return []
-    best, _ = _cheapest(mp, x, budget=int(a[1]))
-    return [ids.space_id(s) for s in mp.spaces if s in best and s != x]
+    budget = int(a[1])
+    best = routes_from(mp, x)[0]
+    return [ids.space_id(s) for s in mp.spaces if s != x and best.get(s, budget + 1) <= budget]
 
 
 def _line(mp: MapSpec, x: str, y: str) -> list[str]:

@@ -342,6 +342,11 @@ class MapSpec:
     )
     #: each space's pile -> its index in ``zone_keys`` (runtime.incremental.space_index)
     index: dict[str, int] = field(default_factory=dict, compare=False, repr=False)
+    #: by start, the cheapest cost of every space and the step each came from
+    #: (runtime.map.routes_from): terrain and links never change while a map lies
+    routes: dict[str, tuple[dict[str, int], dict[str, str]]] = field(
+        default_factory=dict, compare=False, repr=False
+    )
 
 
 @dataclass(frozen=True)
