@@ -20,6 +20,7 @@ import rulecraft
 from rulecraft.compile.load import bundled_names
 from rulecraft.runtime import builtins as B
 from rulecraft.runtime import engine as E
+from rulecraft.runtime import ids
 
 
 def card_rulesets() -> list[str]:
@@ -37,6 +38,8 @@ def fields_of(program: Any) -> list[str]:
             names |= set(side)
     for kind in program.kinds.values():
         names |= set(kind.counters)
+    if program.map is not None:  # and every field of a space
+        names |= {"pieces", "cards", "empty", "cost", "neighbors", "terrain", "x", "y", "id"}
     names |= set(program.modifiers)
     return sorted(names)
 
@@ -71,6 +74,9 @@ def test_kind_of_and_own_field_read_what_get_field_reads(name: str) -> None:
         ctx.loc = {"you": E.player(0), "this": None}
         values: list[Any] = list(game.state["comps"])[:40]
         values += [E.player(0), next(iter(game.state["zones"])), None, [], "d:nothing"]
+        if game.program.map is not None:  # spaces with pieces on them and without
+            values += [ids.space_id(s) for s in game.program.map.spaces[:3]]
+            values += [z for z in game.state["zones"] if ids.is_space(z)][:3]
         for value in values:
             assert read(B.kind_of, ctx, value) == read(B.get_field, ctx, value, "kind")
             for field, reader in B.FIELD_READERS.items():

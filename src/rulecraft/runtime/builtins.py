@@ -144,24 +144,25 @@ def was_used(ctx: Ctx, obj: Any) -> Any:
 
 
 def space_field(ctx: Ctx, key: str, field: str) -> Any:
+    # (the commonest fields first: what moving pieces asks of every space it weighs)
+    if field in ("pieces", "cards"):
+        return list(ctx.st["zones"].get(key, ()))
+    if field == "empty":
+        return not ctx.st["zones"].get(key)
     mp = spatial.current_map(ctx)  # with map tiles, where this game placed them
     sid = ids.space_name(key)
+    if field == "cost":
+        return mp.costs.get(mp.terrain.get(sid, ""), 1)
+    if field == "neighbors":
+        return [ids.space_id(n) for n in mp.adjacency.get(sid, ())]
+    if field == "terrain":
+        return mp.terrain.get(sid)
     if field == "x":
         return mp.coords[sid][0]
     if field == "y":
         return mp.coords[sid][1]
-    if field == "terrain":
-        return mp.terrain.get(sid)
     if field == "id":
         return sid
-    if field in ("pieces", "cards"):
-        return list(ctx.st["zones"].get(key, ()))
-    if field == "neighbors":
-        return [ids.space_id(n) for n in mp.adjacency.get(sid, ())]
-    if field == "cost":
-        return mp.costs.get(mp.terrain.get(sid, ""), 1)
-    if field == "empty":
-        return not ctx.st["zones"].get(key)
     raise RuleError(f"a space has no field {field!r}")
 
 
@@ -243,6 +244,8 @@ def own_field(ctx: Ctx, obj: Any, field: str) -> Any:
         comp = ctx.st["comps"].get(obj)
         if comp is not None:
             return _comp_own_field(ctx, obj, comp, field)
+        if obj[:2] == SPACE:  # (a map's rules read their spaces' costs and pieces)
+            return space_field(ctx, obj, field)
     return get_field(ctx, obj, field)
 
 
