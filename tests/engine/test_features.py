@@ -249,6 +249,14 @@ flow:
     assert route[0] == "s:a2" and route[-1] == "s:c2"
     assert "s:b2" not in route  # the swamp costs more than going round
     assert game.evaluate_expr("path_cost(space_at(0, 1), space_at(2, 1))") == 4
+    # reach from the same start, kept routes and all: a budget of 1 gets the two sides, 4
+    # gets round the swamp to c2 but not into it, 5 gets into it too
+    reach = "reach(space_at(0, 1), {})"
+    assert sorted(game.evaluate_expr(reach.format(1))) == ["s:a1", "s:a3"]
+    within_4 = game.evaluate_expr(reach.format(4))
+    assert "s:c2" in within_4 and "s:b2" not in within_4 and "s:a2" not in within_4
+    assert "s:b2" in game.evaluate_expr(reach.format(5))
+    assert game.evaluate_expr(reach.format(-1)) == []
 
 
 def test_prompts_and_option_labels_interpolate(tmp_path: Path) -> None:
