@@ -152,7 +152,7 @@ def space_field(ctx: Ctx, key: str, field: str) -> Any:
     mp = spatial.current_map(ctx)  # with map tiles, where this game placed them
     sid = ids.space_name(key)
     if field == "cost":
-        return mp.costs.get(mp.terrain.get(sid, ""), 1)
+        return spatial.enter_cost(mp, sid)
     if field == "neighbors":
         return [ids.space_id(n) for n in mp.adjacency.get(sid, ())]
     if field == "terrain":

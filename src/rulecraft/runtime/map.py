@@ -529,7 +529,9 @@ def _in_a_row_walking(ctx: Ctx, mp: MapSpec, seat: int, n: int) -> bool:
     return False
 
 
-def _enter_cost(mp: MapSpec, sid: str) -> int:
+def enter_cost(mp: MapSpec, sid: str) -> int:
+    """What entering space ``sid`` costs: its terrain's cost (1 if none is given; a
+    negative cost: it cannot be entered).  A space's ``cost`` field reads it too."""
     return mp.costs.get(mp.terrain.get(sid, ""), 1)
 
 
@@ -561,7 +563,7 @@ def routes_from(mp: MapSpec, start: str) -> tuple[dict[str, int], dict[str, str]
         if cost > best[cur]:
             continue
         for nxt in mp.adjacency.get(cur, ()):
-            step_cost = _enter_cost(mp, nxt)
+            step_cost = enter_cost(mp, nxt)
             if step_cost < 0:
                 continue
             nc = cost + step_cost
