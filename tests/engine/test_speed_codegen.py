@@ -16,6 +16,7 @@ import pytest
 
 import rulecraft
 from rulecraft.compile import codegen
+from rulecraft.runtime import builtins
 
 CONNECT4 = [
     "spaces where open(it)",
@@ -60,6 +61,24 @@ RADLANDS = [
     "count(you.people where it.controller.water >= 0 and it.owner == you) + count(camps)",
     "count(you.hand where it.zone == it.controller.hand) == count(you.hand)",
     "count(first(you.hand).hand) + count(none.people) + count(first(you.people).camps)",
+    # parts of a condition that do not change from item to item, worked out once for the
+    # whole where (nested: the inner one's invariant reads the outer one's item)
+    "you.hand where it.cost <= you.water + count(you.people) - 1",
+    "count(you.people where count(opponent.people where it.cost == 1) > 0)",
+    "count(you.hand where count(you.people where it.cost >= 2) >= count(opponent.people))",
+    "you.people where count(opponent.people where it.cost <= 2 and it != this) > 0",
+    "you.hand where it.kind == event and can_queue(you, it.countdown)",
+    "count(you.camps where not protected(it) and count(you.hand) > 1)",
+    # the inner where's items do not change, but its condition reads the outer item
+    "count(you.camps where col_count(you, it.col) > 0)",
+    "you.camps where slot_taken(opponent, it.col)",
+]
+WASTE_KNIGHTS = [
+    "next_spaces(you)",
+    "any(next_spaces(you))",
+    "can_start_move(you)",
+    "count(here(you).neighbors where it.cost >= 0 and it.cost <= you.mp + you.fuel)",
+    "here(you).neighbors where count(it.neighbors where it.cost <= speed_of(you)) > 2",
 ]
 
 
@@ -80,10 +99,21 @@ def positions(name: str, games: int = 3, every: int = 3) -> list[rulecraft.Game]
 
 
 def values(games: list[rulecraft.Game], text: str) -> list[Any]:
-    return [g.evaluate_expr(text, seat) for g in games for seat in (0, 1)]
+    """``text``'s value (or its error) in each game, for each seat."""
+    out = []
+    for g in games:
+        for seat in (0, 1):
+            try:
+                out.append(g.evaluate_expr(text, seat))
+            except rulecraft.RuleError as e:  # (a knight not yet on the board has no hex)
+                out.append(("error", str(e)))
+    return out
 
 
-@pytest.mark.parametrize(("name", "texts"), [("connect4", CONNECT4), ("radlands", RADLANDS)])
+@pytest.mark.parametrize(
+    ("name", "texts"),
+    [("connect4", CONNECT4), ("radlands", RADLANDS), ("waste_knights", WASTE_KNIGHTS)],
+)
 def test_generated_expressions_give_what_the_closures_give(
     name: str, texts: list[str], monkeypatch: pytest.MonkeyPatch
 ) -> None:
@@ -188,6 +218,7 @@ def test_an_emptiness_test_over_a_zone_does_not_stop_the_rest_being_generated() 
     the generated code of the expression around it (not: the whole expression as closures)."""
     game = rulecraft.load("connect4").new_game(seed=0)
     text = "count(you.supply where empty(it)) == 0 and count(spaces where open(it)) > 3"
+    assert game.ruleset.compile_expression is not None
     fn = game.ruleset.compile_expression(game.program, text)
     source = getattr(fn, "__rulecraft_source__", None)
     assert source is not None, "nothing generated"
@@ -205,3 +236,74 @@ def test_inlined_parameters_and_items_are_bound_in_place_not_by_a_function() -> 
     source = str(getattr(fn, "__rulecraft_source__", ""))
     assert ":= _read_controller(ctx, _it" in source  # a parameter bound to a field
     assert "lambda" not in source and ")[-1]" in source, source
+
+
+def test_what_no_item_changes_is_worked_out_once_for_the_whole_where(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Waste Knights' ``next_spaces``: ``affordable(p, it)`` compares each neighbour's cost
+    with ``p.mp + p.fuel * vehicle_of(p).bonus``, the same for every neighbour.  It is
+    worked out once for the whole ``where``, not once a neighbour (issue 11: "never
+    re-decides at run time what the compiler already knew")."""
+    asked: list[str] = []
+    real = builtins.own_field
+
+    def counting(ctx: Any, obj: Any, name: str) -> Any:
+        asked.append(name)
+        return real(ctx, obj, name)
+
+    monkeypatch.setattr(codegen, "own_field", counting)
+    game = positions("waste_knights", games=1, every=50)[1]
+    assert game.ruleset.compile_expression is not None
+    fn = game.ruleset.compile_expression(game.program, "next_spaces(you)")
+    source = str(getattr(fn, "__rulecraft_source__", ""))
+    assert source.count("_UNSET") == 2, source  # one part, marked and tested
+    for seat in (0, 1):
+        asked.clear()
+        spaces = game.evaluate_expr("next_spaces(you)", seat)
+        neighbours = game.evaluate_expr("here(you).neighbors", seat)
+        assert len(neighbours) >= 2
+        cheap_enough = game.evaluate_expr("here(you).neighbors where it.cost >= 0", seat)
+        assert asked.count("cost") >= len(neighbours)  # each neighbour's cost is its own
+        # the vehicle's bonus: once, or never when no neighbour gets that far
+        assert asked.count("bonus") == (1 if cheap_enough else 0), (asked, spaces)
+
+
+#: (expression, its value): each ``where``'s right-hand part reads no item and fails
+#: ("you.hand" is a pile, not a number), so it fails exactly where an item needs it.
+FAILING_INVARIANTS = [
+    ("count([1, 2] where it > 5 and you.hand + 1 > 0)", 0),  # no item gets that far
+    ("count([] where you.hand < 1)", 0),  # no item at all
+    ("count([2, 3] where it > 1 or you.hand < 1)", 2),  # 'or' decided by the left part
+    ("count([1, 2] where it > 0 and you.hand + 1 > 0)", "can only concatenate"),
+    ("count([3, 1, 2] where it < 2 and you.hand < 1)", "'<' not supported"),
+]
+
+
+@pytest.mark.parametrize(("text", "expected"), FAILING_INVARIANTS)
+def test_a_part_worked_out_once_fails_only_where_an_item_needs_it(
+    text: str, expected: int | str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A part of a condition worked out once for the whole ``where`` is worked out when the
+    first item needs it, not before: an empty collection, or an ``and`` that stops first,
+    works out nothing and so fails nowhere, as the closures do."""
+    game = rulecraft.load("radlands").new_game(seed=0)
+    assert game.ruleset.compile_expression is not None
+    source = str(
+        getattr(game.ruleset.compile_expression(game.program, text), "__rulecraft_source__", "")
+    )
+    assert "_UNSET" in source, source
+
+    def outcome() -> Any:
+        try:
+            return game.evaluate_expr(text, 0)
+        except rulecraft.RuleError as e:
+            return str(e)
+
+    generated = outcome()
+    if isinstance(expected, int):
+        assert generated == expected
+    else:
+        assert expected in generated
+    monkeypatch.setattr(codegen, "plan", lambda *args: None)
+    assert outcome() == generated

@@ -9,6 +9,10 @@ instead:
 * a ``define`` called with arguments is inlined (its parameters become Python variables; no
   dictionary of locals, no ``try``/``finally``), unless it calls itself;
 * ``where`` becomes a list comprehension whose ``it`` is a Python variable;
+* a part of a ``where``'s condition that reads nothing that changes from item to item
+  (``p.mp + p.fuel * vehicle_of(p).bonus`` in ``neighbors where it.cost <= ...``) is
+  worked out once for the whole ``where``, where the first item needs it (not before: an
+  empty collection, or ``and`` stopping first, works out nothing, as the closures do);
 * ``A if C else B`` becomes Python's conditional (only the chosen branch runs);
 * operators, ``has``, ``empty()``, ``count()``, ``x``/``y`` of map spaces and the other
   built-ins call their run-time helpers directly;
@@ -39,7 +43,7 @@ import itertools
 import re
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Final
 
 from rulecraft.compile.fields import static_kind
 from rulecraft.errors import RuleError
@@ -113,6 +117,26 @@ class Plan:
     nodes: int = 0
 
 
+@dataclass
+class _Loop:
+    """A ``where`` whose condition is being written: the Python variables that change from
+    item to item (its ``it``, a parameter bound to something that does), and the variables
+    of the parts worked out once for the whole ``where`` (:meth:`_Generator.hoisted`)."""
+
+    varying: set[str]
+    once: list[str] = field(default_factory=list)
+
+
+#: The generated code's mark for a part of a ``where``'s condition not yet worked out.
+_UNSET: Final = object()
+#: The nodes worth working out once for a whole ``where`` (a name or constant costs no less
+#: than the test of whether it was).
+_HOISTED_NODES = (
+    ast.Attr, ast.Call, ast.Binary, ast.Unary, ast.Has, ast.Where, ast.Conditional,
+    ast.ListExpr,
+)  # fmt: skip
+
+
 def plan(compiler: Compiler, e: ast.Expr, scope: Scope) -> Plan | None:
     """The generated source of ``e`` compiled in ``scope``, or ``None`` outside the subset.
     Pure: nothing is compiled and the compiler's tables are not touched."""
@@ -152,7 +176,7 @@ def spaces_where(compiler: Compiler, e: ast.Expr, scope: Scope) -> SpacesWhere |
     if not gen.over_spaces(e, env):
         return None
     try:
-        var, items, condition = gen.where_parts(e, env)
+        var, items, condition, _ = gen.where_parts(e, env, hoist=False)
     except GiveUp:
         return None
     return SpacesWhere(var, condition, gen.consts, tuple(gen.consts[items]), len(gen.fallbacks))
@@ -221,6 +245,7 @@ def _helpers() -> dict[str, Any]:
         "seat_of": E.seat_of,
         "_kept_spaces": kept_spaces,
         "_kept_mask": kept_mask,
+        "_UNSET": _UNSET,
         **{f"_read_{field}": reader for field, reader in FIELD_READERS.items()},
     }
 
@@ -250,6 +275,10 @@ class _Generator:
         self.tabulating = False
         #: The constants of :meth:`seat_table`, by what they tell.
         self.seat_tables: dict[str, str] = {}
+        #: The ``where`` whose condition is being written (the innermost), if any.
+        self.loop: _Loop | None = None
+        #: :meth:`varies`'s answers, by node and the names that change.
+        self.variance: dict[tuple[int, frozenset[str]], bool] = {}
 
     def sorted_as(self, code: str, sort: str | None) -> str:
         """``code``, noted as being of ``sort`` (nothing noted for ``None``)."""
@@ -302,7 +331,67 @@ class _Generator:
             var = self.static_in(e, env)
             if var is not None:
                 return self.tabulated(e, env, var)
+        loop = self.loop
+        if loop is not None and not self.tabulating and isinstance(e, _HOISTED_NODES):
+            varying = frozenset(n for n, var in env.pyvars.items() if var in loop.varying)
+            if not self.varies(e, varying):
+                return self.hoisted(e, env, loop)
         return self.plain(e, env)
+
+    # ------------------------------------------------------------------ loop invariants
+    def hoisted(self, e: ast.Expr, env: Env, loop: _Loop) -> str:
+        """``e``, which reads nothing that changes from item to item of the ``where``
+        ``loop``, worked out once for the whole ``where``: by the first item that needs it,
+        where the closures would first work it out (so an error, if any, comes from the
+        same place), and taken as it is by the items after.  Expressions change nothing,
+        so the value is what each item would have worked out again."""
+        self.loop = None  # worked out as a whole: nothing inside it is hoisted again
+        try:
+            code = self.plain(e, env)
+        finally:
+            self.loop = loop
+        if not _READS_STATE.search(code):
+            return code  # constants: nothing to save
+        var = self.fresh("h")
+        loop.once.append(var)
+        return self.sorted_as(
+            f"({var} if {var} is not _UNSET else ({var} := {code}))", self.sort(code)
+        )
+
+    def varies(self, e: ast.Expr, varying: frozenset[str], calling: tuple[str, ...] = ()) -> bool:
+        """Might ``e``'s value change when the names ``varying`` do (a ``where``'s ``it``,
+        a parameter given something that reads it)?  When unsure: yes."""
+        if not varying:
+            return False
+        key = (id(e), varying)
+        found = self.variance.get(key)
+        if found is None:
+            found = self.variance[key] = self._varies(e, varying, calling)
+        return found
+
+    def _varies(self, e: ast.Expr, varying: frozenset[str], calling: tuple[str, ...]) -> bool:
+        if isinstance(e, ast.Name):
+            return e.name in varying
+        if isinstance(e, ast.TextLit):
+            return _reads_any(e, set(varying))  # an interpolated text: unsure
+        if isinstance(e, ast.Has) and e.flag in varying:
+            return True
+        if isinstance(e, ast.Where):  # its own 'it' is not the one that changes
+            return self.varies(e.collection, varying, calling) or self.varies(
+                e.condition, varying - {"it"}, calling
+            )
+        if isinstance(e, ast.Call) and isinstance(e.func, ast.Name):
+            d = self.c.defines.get(e.func.name)
+            if d is not None and e.func.name not in varying:
+                if e.func.name in calling or len(d.params) != len(e.args):
+                    return True  # (a recursive definition is not inlined: unsure)
+                given = frozenset(
+                    p
+                    for p, a in zip(d.params, e.args, strict=True)
+                    if self.varies(a, varying, calling)
+                )
+                return self.varies(d.expr, given, (*calling, e.func.name))
+        return any(self.varies(part, varying, calling) for part in _parts(e))
 
     def plain(self, e: ast.Expr, env: Env) -> str:
         """``e``'s code, computed where it runs."""
@@ -565,6 +654,11 @@ class _Generator:
         )
         bound = [a if _is_atom(a) or (a in _FIXED_LOCALS and not loops) else None for a in args]
         params = [a if a is not None else self.fresh("p") for a in bound]
+        loop = self.loop
+        if loop is not None:  # a parameter bound to what changes item by item changes too
+            for param, arg, kept in zip(params, args, bound, strict=True):
+                if kept is None and not loop.varying.isdisjoint(_IDENTIFIER.findall(arg)):
+                    loop.varying.add(param)
         body_env = Env(
             dict(zip(d.params, params, strict=True)),
             frozenset({"you", "this"}),
@@ -624,12 +718,13 @@ class _Generator:
             return f"_kept_spaces(ctx, {kept})"
         if self.closure_where(e, env):
             return self.fallback(e, env)  # the closure compiler's fast path
-        var, items, cond = self.where_parts(e, env)
-        if ":=" not in items:
+        var, items, cond, once = self.where_parts(e, env)
+        if ":=" not in items and not once:
             return f"[{var} for {var} in {items} if {cond}]"
         # Python refuses ':=' in a comprehension's iterable: bind the items first
-        given = self.fresh("items")
-        return f"(({given} := {items}), [{var} for {var} in {given} if {cond}])[-1]"
+        given = self.fresh("items") if ":=" in items else items
+        bind = f"({given} := {items}), " if given != items else ""
+        return f"({bind}{_unset(once)}[{var} for {var} in {given} if {cond}])[-1]"
 
     def any_where(self, e: ast.Where, env: Env) -> str:
         """Is any item of the ``where`` kept?  Stops at the first (``count(...) == 0``)."""
@@ -638,11 +733,12 @@ class _Generator:
             return self.sorted_as(f"(_kept_mask(ctx, {kept}) != 0)", BOOL)
         if self.closure_where(e, env):
             return self.sorted_as(f"(not not {self.fallback(e, env)})", BOOL)
-        var, items, cond = self.where_parts(e, env)
-        if ":=" not in items:
+        var, items, cond, once = self.where_parts(e, env)
+        if ":=" not in items and not once:
             return self.sorted_as(f"any({cond} for {var} in {items})", BOOL)
-        given = self.fresh("items")
-        found = f"(({given} := {items}), any({cond} for {var} in {given}))[-1]"
+        given = self.fresh("items") if ":=" in items else items
+        bind = f"({given} := {items}), " if given != items else ""
+        found = f"({bind}{_unset(once)}any({cond} for {var} in {given}))[-1]"
         return self.sorted_as(found, BOOL)
 
     def kept(self, e: ast.Where, env: Env) -> str | None:
@@ -678,8 +774,12 @@ class _Generator:
 
         return _emptiness_test(e.condition) is not None and not self.over_spaces(e, env)
 
-    def where_parts(self, e: ast.Where, env: Env) -> tuple[str, str, str]:
-        """A ``where``'s variable, the code of its items and of its condition."""
+    def where_parts(
+        self, e: ast.Where, env: Env, hoist: bool = True
+    ) -> tuple[str, str, str, list[str]]:
+        """A ``where``'s variable, the code of its items and of its condition, and the
+        variables of the condition's parts worked out once for the whole ``where`` (none
+        without ``hoist``), which its code must set to ``_UNSET`` first."""
         if self.over_spaces(e, env):
             assert self.c.map is not None
             # as_list of the list of spaces is that list: walk a constant tuple instead
@@ -693,7 +793,13 @@ class _Generator:
             if self.c.map is not None and not self.c.map.tiles:
                 self.space_vars[var] = items
         inner = Env({**env.pyvars, "it": var}, env.loc_names, env.scope.child("it"))
-        return var, items, self.expr(e.condition, inner)
+        outer = self.loop
+        loop = self.loop = _Loop({var}) if hoist else None
+        try:
+            cond = self.expr(e.condition, inner)
+        finally:
+            self.loop = outer
+        return var, items, cond, [] if loop is None else loop.once
 
     def add(self, left: str, right: str, e: ast.Binary) -> str:
         """``_add`` with its first case (two numbers) written in place."""
@@ -742,6 +848,25 @@ def _counted_against_zero(e: ast.Binary) -> tuple[ast.Where, bool] | None:
 #: The generated reads of the locals nothing rebinds while an expression is worked out:
 #: read again in place of a parameter, they read the same value.
 _FIXED_LOCALS = frozenset({"loc.get('this')", "loc.get('you')"})
+
+
+#: A Python name in generated code.
+_IDENTIFIER = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
+
+
+def _unset(names: list[str]) -> str:
+    """The code that marks ``names`` (see :meth:`_Generator.hoisted`) not yet worked out."""
+    return "".join(f"({name} := _UNSET), " for name in names)
+
+
+def _parts(e: ast.Expr) -> Iterable[ast.Expr]:
+    """The expressions directly inside ``e``."""
+    for f in dataclasses.fields(e):
+        value = getattr(e, f.name)
+        if isinstance(value, ast.Expr):
+            yield value
+        elif isinstance(value, tuple):
+            yield from (x for x in value if isinstance(x, ast.Expr))
 
 
 def _is_atom(code: str) -> bool:
