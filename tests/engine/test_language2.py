@@ -7,6 +7,7 @@ or which diagnostic the validator gives.
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -755,6 +756,55 @@ action safe "Rest":
     assert game.evaluate_expr("chance(1 scavenge, loot >= 1)", 0) == 50.0
     labels = {o.id: o.label for o in game.decision.options} if game.decision else {}
     assert labels["act:risky"] == "Dig (30.56% hazard)"
+
+
+def test_a_chance_on_the_symbols_alone_is_worked_out_once_for_the_same_dice(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A condition that reads nothing but the faces' symbols gives the same odds for the
+    same dice in every position, so they are worked out once (Waste Knights' evaluation
+    reads Raise the Rainmaker's chance at every look ahead); one that reads the game is
+    worked out again each time, as the game may have changed.  1 - (5/6)^2 = 30.56%."""
+    from rulecraft.dice import exact
+
+    worked_out: list[object] = []
+    real = exact.distribution
+
+    def counting(pool: Any) -> Any:
+        worked_out.append(pool)
+        return real(pool)
+
+    monkeypatch.setattr(exact, "distribution", counting)
+    ruleset = make(
+        tmp_path,
+        DICE,
+        """action risky "Dig" if chance(2 scavenge, hazard >= 1) > 0:
+    gain 1 gold
+
+action safe "Rest" if chance((gold + 2) scavenge, hazard >= min(1, 2)) > 0:
+    gain 1 gold
+""",
+    )
+    game = ruleset.new_game(seed=1)
+    assert ruleset.compile_expression is not None
+    fixed = ruleset.compile_expression(game.program, "chance((gold + 2) scavenge, hazard >= 1)")
+    reads = ruleset.compile_expression(game.program, "chance(2 scavenge, hazard >= gold)")
+    ctx = game._ctx()
+    ctx.loc = {"you": "@0", "this": None}
+    worked_out.clear()
+    assert [fixed(ctx) for _ in range(3)] == [30.56] * 3
+    assert len(worked_out) == 1
+    assert [reads(ctx) for _ in range(3)] == [100.0] * 3  # gold 0: every roll has 0
+    assert len(worked_out) == 4
+    game.choose("act:risky")  # a gold more: other dice, worked out once more
+    game.choose("act:safe")
+    ctx = game._ctx()
+    ctx.loc = {"you": "@0", "this": None}
+    worked_out.clear()
+    assert [fixed(ctx) for _ in range(2)] == [round((1 - (5 / 6) ** 3) * 100, 2)] * 2
+    assert len(worked_out) == 1
+    assert reads(ctx) == 30.56  # hazard >= 1 now
+    assert len(worked_out) == 2
 
 
 def test_the_odds_of_each_option_that_would_roll(tmp_path: Path) -> None:

@@ -22,6 +22,7 @@ from rulecraft.compile.sorts import Names, disagreement
 from rulecraft.diagnostics import Span
 from rulecraft.language import ast
 from rulecraft.language.parser import parse_expression, parse_snippet
+from rulecraft.language.visit import children
 from rulecraft.runtime import engine as E
 from rulecraft.runtime import ids
 from rulecraft.runtime import map as spatial
@@ -425,17 +426,44 @@ def _local(c: Compiler, e: ast.Name, scope: Scope) -> ExprFn:
     return E.LocalValue(n) if E.COMPILED else lambda ctx: ctx.loc.get(n)
 
 
+#: The players in turn order from each seat, by (players, first seat): made once each.
+_TURN_ORDERS: dict[tuple[int, int], tuple[str, ...]] = {}
+
+
+def _turn_order(players: int, first: int) -> tuple[str, ...]:
+    """Every player's id in turn order, from seat ``first``.
+
+    >>> _turn_order(3, 1)
+    ('@1', '@2', '@0')
+    """
+    key = (players, first)
+    found = _TURN_ORDERS.get(key)
+    if found is None:
+        found = _TURN_ORDERS[key] = tuple(E.player((first + i) % players) for i in range(players))
+    return found
+
+
 def _all_players(ctx: E.Ctx) -> list[str]:
     """Every player, the active one first."""
-    return [E.player((ctx.st["active"] + i) % ctx.st["players"]) for i in range(ctx.st["players"])]
+    st = ctx.st
+    return list(_turn_order(st["players"], st["active"]))
+
+
+def _seat_or_active(ctx: E.Ctx) -> int:
+    """The seat of ``you`` (the active player's when none)."""
+    you = ctx.loc.get("you")
+    return E.seat_of(you) if you is not None else int(ctx.st["active"])
 
 
 def _opponents(ctx: E.Ctx) -> list[str]:
     """Every player but ``you`` (the active player when none), in turn order."""
-    you = ctx.loc.get("you")
-    seat = E.seat_of(you) if you is not None else ctx.st["active"]
-    n = ctx.st["players"]
-    return [E.player((seat + i) % n) for i in range(1, n)]
+    return list(_turn_order(ctx.st["players"], _seat_or_active(ctx))[1:])
+
+
+def _opponent(ctx: E.Ctx) -> str | None:
+    """The first of :func:`_opponents` (none in a game of one)."""
+    order = _turn_order(ctx.st["players"], _seat_or_active(ctx))
+    return order[1] if len(order) > 1 else None
 
 
 #: The special names whose value needs nothing of the ruleset.
@@ -443,8 +471,8 @@ _SPECIAL: dict[str, ExprFn] = {
     "active": lambda ctx: E.player(ctx.st["active"]),
     "start_player": lambda ctx: E.player(ctx.st["start"]),
     "players": _all_players,
-    "opponents": lambda ctx: _opponents(ctx),
-    "opponent": lambda ctx: next(iter(_opponents(ctx)), None),
+    "opponents": _opponents,
+    "opponent": _opponent,
     "game": lambda ctx: None,
     "round": lambda ctx: ctx.st["round"],
     "turn": lambda ctx: ctx.st["turn"],
@@ -600,12 +628,29 @@ def chance(c: Compiler, e: ast.Call, scope: Scope) -> ExprFn:
     pool = c.expr(e.args[0], scope)
     symbols = tuple(sorted(c.face_symbols))
     cond = c.expr(e.args[1], scope.child(*symbols))
+    # A condition on the symbols alone (hit >= 2) gives the same chance for the same dice
+    # in every game of the program this closure belongs to (its dice never change): worked
+    # out once for each.  Raise the Rainmaker's chance is in Waste Knights' evaluation,
+    # which its bots and its grim choices read at every look ahead.
+    known: dict[tuple[Any, ...], float] | None = (
+        {} if _reads_symbols_only(c, e.args[1], symbols) else None
+    )
 
     def chance_percent(ctx: E.Ctx) -> float:
         from rulecraft.dice.exact import distribution
         from rulecraft.runtime.chance import make_pool
 
-        dist = distribution(make_pool(ctx.prog.dice, pool(ctx), ctx.prog.min_dice))
+        amounts = pool(ctx)
+        key = None
+        if known is not None and type(amounts) is dict:
+            key = tuple(amounts.items())  # ({die: count}: how make_pool reads it)
+            if all(type(n) is int for _, n in key):
+                found = known.get(key)
+                if found is not None:
+                    return found
+            else:
+                key = None
+        dist = distribution(make_pool(ctx.prog.dice, amounts, ctx.prog.min_dice))
         saved = ctx.loc
 
         def goal(counts: Any) -> bool:
@@ -616,9 +661,38 @@ def chance(c: Compiler, e: ast.Call, scope: Scope) -> ExprFn:
             p = dist.probability(goal)
         finally:
             ctx.loc = saved
-        return round(float(p) * 100, 2)
+        percent = round(float(p) * 100, 2)
+        if known is not None and key is not None:
+            known[key] = percent
+        return percent
 
     return chance_percent
+
+
+#: The built-in functions a condition of ``chance`` may call and still read nothing of the
+#: game (their value is their arguments').
+_PURE_BUILTINS = frozenset({"min", "max", "abs"})
+
+
+def _reads_symbols_only(c: Compiler, e: ast.Expr, symbols: tuple[str, ...]) -> bool:
+    """Does ``e`` read nothing but the face symbols and constants (so its value for a roll
+    is the same in every game)?"""
+    if isinstance(e, ast.Const):
+        return True
+    if isinstance(e, ast.Name):
+        return e.name in symbols
+    if isinstance(e, ast.Call):
+        func = e.func
+        if not (
+            isinstance(func, ast.Name)
+            and func.name in _PURE_BUILTINS
+            and func.name not in c.defines
+        ):
+            return False
+        return all(_reads_symbols_only(c, a, symbols) for a in e.args)
+    if isinstance(e, (ast.Binary, ast.Unary, ast.Conditional)):
+        return all(_reads_symbols_only(c, part, symbols) for part in children(e))
+    return False
 
 
 def map_define(c: Compiler, e: ast.Call, scope: Scope) -> ExprFn:
