@@ -72,6 +72,10 @@ RADLANDS = [
     # the inner where's items do not change, but its condition reads the outer item
     "count(you.camps where col_count(you, it.col) > 0)",
     "you.camps where slot_taken(opponent, it.col)",
+    # any() of a where, or of a define whose body is one, stops at the first item kept
+    "any(you.people where it.cost > 1) or any(exposed_people(opponent))",
+    "any(targets_of(opponent)) and not any(restorable(you))",
+    "count(you.hand where any(opponent.people where it.cost == 2))",
 ]
 WASTE_KNIGHTS = [
     "next_spaces(you)",
@@ -307,3 +311,33 @@ def test_a_part_worked_out_once_fails_only_where_an_item_needs_it(
         assert expected in generated
     monkeypatch.setattr(codegen, "plan", lambda *args: None)
     assert outcome() == generated
+
+
+def test_any_of_a_where_stops_at_the_first_item_kept(monkeypatch: pytest.MonkeyPatch) -> None:
+    """``if not any(next_spaces(you))`` (Waste Knights' Move, after each step) asks whether
+    one neighbour is affordable: the neighbours after the first affordable one are not
+    weighed (as ``count(...) == 0`` already stopped; issue 11)."""
+    asked: list[str] = []
+    real = builtins.own_field
+
+    def counting(ctx: Any, obj: Any, name: str) -> Any:
+        asked.append(name)
+        return real(ctx, obj, name)
+
+    monkeypatch.setattr(codegen, "own_field", counting)
+    games = positions("waste_knights", games=2, every=25)
+    weighed = 0
+    for game in games:
+        for seat in (0, 1):
+            try:
+                neighbours = game.evaluate_expr("here(you).neighbors", seat)
+            except rulecraft.RuleError:
+                continue  # (not on the board yet)
+            kept = game.evaluate_expr("next_spaces(you)", seat)
+            asked.clear()
+            assert game.evaluate_expr("any(next_spaces(you))", seat) == bool(kept)
+            if kept:
+                # each neighbour's cost is read at most twice, up to the first kept
+                assert asked.count("cost") <= 2 * (neighbours.index(kept[0]) + 1)
+                weighed += neighbours.index(kept[0]) + 1 < len(neighbours)
+    assert weighed > 0, "no position had a neighbour left to skip"

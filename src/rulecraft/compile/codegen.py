@@ -14,6 +14,8 @@ instead:
   worked out once for the whole ``where``, where the first item needs it (not before: an
   empty collection, or ``and`` stopping first, works out nothing, as the closures do);
 * ``A if C else B`` becomes Python's conditional (only the chosen branch runs);
+* ``any(X where C)``, ``count(X where C) == 0`` and their kin stop at the first item kept
+  (also through a ``define`` whose body is the ``where``: ``any(next_spaces(you))``);
 * operators, ``has``, ``empty()``, ``count()``, ``x``/``y`` of map spaces and the other
   built-ins call their run-time helpers directly;
 * constants (numbers, texts, component definitions, symbols, shared zones) are folded in;
@@ -609,6 +611,11 @@ class _Generator:
         fn, lo, hi = BUILTINS[n]
         if not lo <= len(e.args) <= hi:
             raise GiveUp
+        if n == "any" and len(e.args) == 1:
+            # is any item kept? (as count(...) > 0: it stops at the first one kept)
+            found = self.any_kept(e.args[0], env)
+            if found is not None:
+                return found
         if n == "count" and len(e.args) == 1 and isinstance(e.args[0], ast.Where):
             kept = self.kept(e.args[0], env)
             if kept is not None:  # the bits of the remembered mask: no list is built
@@ -631,9 +638,25 @@ class _Generator:
             return self.sorted_as(f"len(as_list(ctx, {args[0]}))", INT)
         return f"{self.const(fn)}(ctx, [{', '.join(args)}])"
 
-    def inline(self, n: str, args: list[str], env: Env) -> str:
+    def any_kept(self, e: ast.Expr, env: Env) -> str | None:
+        """``any(e)`` that stops at the first item kept, when ``e`` is a ``where`` or a call
+        of a ``define`` whose body is one (``any(next_spaces(you))``); else ``None``."""
+        if isinstance(e, ast.Where):
+            return self.any_where(e, env)
+        if not (isinstance(e, ast.Call) and isinstance(e.func, ast.Name)):
+            return None
+        d = self.c.defines.get(e.func.name)
+        if d is None or not isinstance(d.expr, ast.Where) or len(d.params) != len(e.args):
+            return None
+        self.nodes += 1  # (the define's call, and the where it stands for)
+        args = [self.expr(a, env) for a in e.args]
+        return self.inline(e.func.name, args, env, as_any=True)
+
+    def inline(self, n: str, args: list[str], env: Env, as_any: bool = False) -> str:
         """A definition's body in place of its call: parameters are Python variables bound
-        to the arguments (evaluated once, in order, before the body, as the call does)."""
+        to the arguments (evaluated once, in order, before the body, as the call does).
+        With ``as_any`` the body is a ``where`` and only whether it keeps an item is
+        wanted (:meth:`any_kept`)."""
         if n in self.inlining:
             raise GiveUp  # it calls itself: inlining would not end
         d = self.c.defines[n]
@@ -666,7 +689,11 @@ class _Generator:
         )
         self.inlining.append(n)
         try:
-            body = self.expr(d.expr, body_env)
+            if as_any:
+                assert isinstance(d.expr, ast.Where)
+                body = self.any_where(d.expr, body_env)
+            else:
+                body = self.expr(d.expr, body_env)
         finally:
             self.inlining.pop()
         bindings = [
