@@ -436,6 +436,8 @@ def _turn_order(players: int, first: int) -> tuple[str, ...]:
     >>> _turn_order(3, 1)
     ('@1', '@2', '@0')
     """
+    if players > 0:
+        first %= players  # (the table holds at most players x players orders)
     key = (players, first)
     found = _TURN_ORDERS.get(key)
     if found is None:
