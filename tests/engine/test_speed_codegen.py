@@ -247,13 +247,9 @@ def test_inlined_parameters_and_items_are_bound_in_place_not_by_a_function() -> 
     assert "lambda" not in source and ")[-1]" in source, source
 
 
-def test_what_no_item_changes_is_worked_out_once_for_the_whole_where(
-    monkeypatch: pytest.MonkeyPatch,
-) -> None:
-    """Waste Knights' ``next_spaces``: ``affordable(p, it)`` compares each neighbour's cost
-    with ``p.mp + p.fuel * vehicle_of(p).bonus``, the same for every neighbour.  It is
-    worked out once for the whole ``where``, not once a neighbour (issue 11: "never
-    re-decides at run time what the compiler already knew")."""
+def fields_asked(monkeypatch: pytest.MonkeyPatch) -> list[str]:
+    """The fields generated code asks ``own_field`` for from now on, in order (it reads
+    the helper from the namespace it is built with: expressions compiled after this)."""
     asked: list[str] = []
     real = builtins.own_field
 
@@ -262,6 +258,17 @@ def test_what_no_item_changes_is_worked_out_once_for_the_whole_where(
         return real(ctx, obj, name)
 
     monkeypatch.setattr(codegen, "own_field", counting)
+    return asked
+
+
+def test_what_no_item_changes_is_worked_out_once_for_the_whole_where(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Waste Knights' ``next_spaces``: ``affordable(p, it)`` compares each neighbour's cost
+    with ``p.mp + p.fuel * vehicle_of(p).bonus``, the same for every neighbour.  It is
+    worked out once for the whole ``where``, not once a neighbour (issue 11: "never
+    re-decides at run time what the compiler already knew")."""
+    asked = fields_asked(monkeypatch)
     game = positions("waste_knights", games=1, every=50)[1]
     assert game.ruleset.compile_expression is not None
     fn = game.ruleset.compile_expression(game.program, "next_spaces(you)")
@@ -322,14 +329,7 @@ def test_any_of_a_where_stops_at_the_first_item_kept(monkeypatch: pytest.MonkeyP
     """``if not any(next_spaces(you))`` (Waste Knights' Move, after each step) asks whether
     one neighbour is affordable: the neighbours after the first affordable one are not
     weighed (as ``count(...) == 0`` already stopped; issue 11)."""
-    asked: list[str] = []
-    real = builtins.own_field
-
-    def counting(ctx: Any, obj: Any, name: str) -> Any:
-        asked.append(name)
-        return real(ctx, obj, name)
-
-    monkeypatch.setattr(codegen, "own_field", counting)
+    asked = fields_asked(monkeypatch)
     games = positions("waste_knights", games=2, every=25)
     weighed = 0
     for game in games:

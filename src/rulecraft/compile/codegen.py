@@ -10,7 +10,7 @@ instead:
   dictionary of locals, no ``try``/``finally``), unless it calls itself;
 * ``where`` becomes a list comprehension whose ``it`` is a Python variable;
 * a part of a ``where``'s condition that reads nothing that changes from item to item
-  (``p.mp + p.fuel * vehicle_of(p).bonus`` in ``neighbors where it.cost <= ...``) is
+  (``p.mp + p.bonus * vehicle_of(p).speed`` in ``neighbors where it.cost <= ...``) is
   worked out once for the whole ``where``, where the first item needs it (not before: an
   empty collection, or ``and`` stopping first, works out nothing, as the closures do);
 * ``A if C else B`` becomes Python's conditional (only the chosen branch runs);

@@ -632,8 +632,8 @@ def chance(c: Compiler, e: ast.Call, scope: Scope) -> ExprFn:
     cond = c.expr(e.args[1], scope.child(*symbols))
     # A condition on the symbols alone (hit >= 2) gives the same chance for the same dice
     # in every game of the program this closure belongs to (its dice never change): worked
-    # out once for each.  Raise the Rainmaker's chance is in Waste Knights' evaluation,
-    # which its bots and its grim choices read at every look ahead.
+    # out once for each.  A ruleset's evaluation may ask such odds, and bots and policies
+    # read the evaluation at every look ahead.
     known: dict[tuple[Any, ...], float] | None = (
         {} if _reads_symbols_only(c, e.args[1], symbols) else None
     )
