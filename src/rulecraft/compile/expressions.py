@@ -664,12 +664,16 @@ def chance(c: Compiler, e: ast.Call, scope: Scope) -> ExprFn:
         finally:
             ctx.loc = saved
         percent = round(float(p) * 100, 2)
-        if known is not None and key is not None:
+        if known is not None and key is not None and len(known) < _KNOWN_ODDS:
             known[key] = percent
         return percent
 
     return chance_percent
 
+
+#: The most pools of dice one ``chance`` keeps the odds of (as dice/_memo.py bounds the
+#: distributions): rules that roll ever other pools cannot grow it without end.
+_KNOWN_ODDS = 4096
 
 #: The built-in functions a condition of ``chance`` may call and still read nothing of the
 #: game (their value is their arguments').
