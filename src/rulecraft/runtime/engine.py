@@ -96,6 +96,14 @@ class Ctx:
     #: piles the state had then (a pile is never removed, and one made later is noticed):
     #: :func:`instructions._ability_piles`.
     ability_piles: dict[int, tuple[int, list[tuple[str, str]]]] | None = None
+    #: Across listings and moves: whether a component's text works, for a component whose
+    #: kind decides that from the component alone (its place, face and flags; no
+    #: ``active_if`` reading the rest of the game), and the active instances of a
+    #: definition all of whose copies are such.  A component's entry, and its
+    #: definition's, are forgotten whenever it changes (:func:`touched`); a copy of the
+    #: game starts with nothing (``None``).
+    activity: dict[str, bool] | None = None
+    instances: dict[str, list[str | None]] | None = None
 
     def say(self, text: str, audience: int = -1) -> None:
         """Add a log line; ``audience`` -1 is everybody, else only that seat sees it."""
@@ -298,14 +306,39 @@ def comp_state(ctx: Ctx, cid: str) -> ComponentState:
 
 
 def is_active(ctx: Ctx, cid: str) -> bool:
-    """Does this component's text work right now (right zone, its kind's condition holds)?"""
+    """Does this component's text work right now (right zone, its kind's condition holds)?
+
+    Remembered across decisions when the component alone decides it (:attr:`Ctx.activity`),
+    else for the listing under way (:attr:`Ctx.memo`)."""
+    known = ctx.activity
+    if known is None:
+        known = ctx.activity = {}
+    active: bool | None = known.get(cid)
+    if active is not None:
+        return active
     memo = ctx.memo
-    if memo is None:
-        return _is_active(ctx, cid)
-    active: bool | None = memo.get(cid)
-    if active is None:
-        active = memo[cid] = _is_active(ctx, cid)
-    return active
+    if memo is not None:
+        listed: bool | None = memo.get(cid)
+        if listed is not None:
+            return listed
+    now, alone = _is_active(ctx, cid)
+    if alone:
+        known[cid] = now
+    elif memo is not None:
+        memo[cid] = now
+    return now
+
+
+def touched(ctx: Ctx, cid: str) -> None:
+    """Component ``cid`` changed its place, face, flags, owner, side or a property: what
+    :attr:`Ctx.activity` and :attr:`Ctx.instances` remember of it and its definition is
+    forgotten.  Every change of those goes through here (or :func:`incremental.forget`)."""
+    known = ctx.activity
+    if known is not None:
+        known.pop(cid, None)
+    instances = ctx.instances
+    if instances:
+        instances.pop(ctx.st["comps"][cid]["d"], None)
 
 
 #: Is this module compiled (make compiled, a wheel built with mypyc)?  The closure
@@ -348,30 +381,35 @@ def listing(ctx: Ctx, fn: Callable[[Ctx], T]) -> T:
         ctx.memo = None
 
 
-def _is_active(ctx: Ctx, cid: str) -> bool:
+def _is_active(ctx: Ctx, cid: str) -> tuple[bool, bool]:
+    """Whether ``cid``'s text works, and whether the component alone decided it (its
+    place, face and flags), so that it holds until the component changes."""
     comp = ctx.st["comps"][cid]
     d = ctx.prog.defs[comp["d"]]
     kind = ctx.prog.kinds.get(d.kind)
     if kind is None:
-        return False
+        return False, True
     key = comp["z"]
     where = ids.place_name(key)
     if where not in kind.active_in or comp.get("down"):
-        return False
+        return False, True
     flags = kind.active_flags
     if flags is not None and "traits" not in comp["p"]:
         # active_if's flag tests on the card's own flags, without running it
         # (compile/flags.py): a menu asks this of every card it considers
         have = comp["f"]
-        return all((flag in have) == wanted for flag, wanted in flags)
+        for flag, wanted in flags:  # (a loop: compiled, a generator costs more)
+            if (flag in have) != wanted:
+                return False, True
+        return True, True
     if kind.active_if is not None:
         saved = ctx.loc
         ctx.loc = {"this": cid, "you": _owner_player(ctx, cid)}
         try:
-            return bool(kind.active_if(ctx))
+            return bool(kind.active_if(ctx)), False
         finally:
             ctx.loc = saved
-    return True
+    return True, True
 
 
 def _owner_player(ctx: Ctx, cid: str) -> str | None:
@@ -490,9 +528,20 @@ def _source_locals(ctx: Ctx, src: str | None) -> dict[str, Any]:
 
 
 def _sources(ctx: Ctx, owner: str | None, side: str | None) -> list[str | None]:
-    """Active instances of a definition (or [None] for a rule)."""
+    """Active instances of a definition (or [None] for a rule): remembered across decisions
+    when each copy's activity is (:attr:`Ctx.instances`), else for the listing under way."""
     if owner is None:
         return [None]
+    if side is None:
+        instances = ctx.instances
+        if instances is None:
+            instances = ctx.instances = {}
+        known = instances.get(owner)
+        if known is not None:
+            return known
+        if _decided_alone(ctx, owner):
+            known = instances[owner] = _active_instances(ctx, owner, side)
+            return known
     memo = ctx.memo
     if memo is not None:
         key = (owner, side)  # no component id is a tuple: one memo serves both
@@ -519,6 +568,20 @@ def _active_instances(ctx: Ctx, owner: str, side: str | None) -> list[str | None
         if is_active(ctx, cid) and (side is None or side_of(ctx, cid) == side):
             out.append(cid)
     return out
+
+
+def _decided_alone(ctx: Ctx, owner: str) -> bool:
+    """Does each copy of definition ``owner`` decide alone whether its text works (as
+    :func:`_is_active` tells), so that its active instances hold until one of them
+    changes (:func:`touched`)?"""
+    d = ctx.prog.defs.get(owner)
+    kind = ctx.prog.kinds.get(d.kind) if d is not None else None
+    if kind is None or kind.active_if is None:
+        return True
+    if kind.active_flags is None:
+        return False
+    comps = ctx.st["comps"]
+    return all("traits" not in comps[cid]["p"] for cid in ctx.by_def.get(owner, ()))
 
 
 def instances_by_def(st: State) -> dict[str, list[str]]:
@@ -637,6 +700,7 @@ def move_comp(ctx: Ctx, cid: str, dest: str, position: str | None = None) -> Non
         comp["x"] = False
     if "seen" in comp:
         del comp["seen"]
+    touched(ctx, cid)
 
 
 def shuffle_zone(ctx: Ctx, key: str) -> None:

@@ -178,3 +178,5 @@ def forget(ctx: Ctx) -> None:
     ctx.moved = None
     ctx.rows = None
     ctx.ability_piles = None
+    ctx.activity = None
+    ctx.instances = None

@@ -1119,6 +1119,7 @@ def _move(
             E.move_comp(ctx, cid, dest, position)
             if facedown:
                 ctx.st["comps"][cid]["down"] = True
+                E.touched(ctx, cid)
             if ctx.log is not None:
                 E.say_about(ctx, cid, "{card} -> " + E.text_of(ctx, dest).replace("{", "("))
             happened.append([cid, src, dest] if event == "moved" else [cid])
@@ -1147,6 +1148,7 @@ def _reveal(what: ExprFn) -> Instr:
                 comp = ctx.st["comps"][cid]
                 comp["up"] = True
                 comp.pop("down", None)
+                E.touched(ctx, cid)
                 if ctx.log is not None:
                     ctx.say(f"Revealed: {E.text_of(ctx, cid)}")
 
@@ -1273,6 +1275,7 @@ def _apply_flag(ctx: Ctx, name: str, target: Any, on: bool) -> None:
             flags = st["pflags"][E.seat_of(t)]
         elif E.is_comp(t):
             flags = st["comps"][t]["f"]
+            E.touched(ctx, t)
         else:
             raise RuleError(f"cannot set a flag on {t!r}")
         if on and name not in flags:
@@ -1313,6 +1316,7 @@ def _set_field(obj: ExprFn, field: str, value: ExprFn) -> Instr:
             return
         if E.is_comp(o):
             comp = ctx.st["comps"][o]
+            E.touched(ctx, o)  # (its face, owner or a property may decide its activity)
             if field == "facedown":
                 comp["down"] = bool(v)
                 comp.pop("seen", None)
@@ -1406,6 +1410,7 @@ def _flip(what: ExprFn, side: str | None) -> Instr:
             if ctx.log is not None and new_side != comp.get("s"):
                 E.say_about(ctx, cid, "{card} turns to " + str(new_side))
             comp["s"] = new_side
+            E.touched(ctx, cid)
             E.emit(ctx, "flipped", [cid])
 
     return flip
