@@ -333,12 +333,15 @@ def touched(ctx: Ctx, cid: str) -> None:
     """Component ``cid`` changed its place, face, flags, owner, side or a property: what
     :attr:`Ctx.activity` and :attr:`Ctx.instances` remember of it and its definition is
     forgotten.  Every change of those goes through here (or :func:`incremental.forget`)."""
+    # ('in' and 'del', not pop(key, None): compiled, a pop with a default is a method call)
     known = ctx.activity
-    if known is not None:
-        known.pop(cid, None)
+    if known is not None and cid in known:
+        del known[cid]
     instances = ctx.instances
     if instances:
-        instances.pop(ctx.st["comps"][cid]["d"], None)
+        d = ctx.st["comps"][cid]["d"]
+        if d in instances:
+            del instances[d]
 
 
 #: Is this module compiled (make compiled, a wheel built with mypyc)?  The closure

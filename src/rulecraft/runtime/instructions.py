@@ -1316,10 +1316,10 @@ def _set_field(obj: ExprFn, field: str, value: ExprFn) -> Instr:
             return
         if E.is_comp(o):
             comp = ctx.st["comps"][o]
-            E.touched(ctx, o)  # (its face, owner or a property may decide its activity)
             if field == "facedown":
                 comp["down"] = bool(v)
                 comp.pop("seen", None)
+                E.touched(ctx, o)  # (its face decides whether its text works)
                 return
             if field == "exhausted":
                 comp["x"] = bool(v)
@@ -1331,8 +1331,10 @@ def _set_field(obj: ExprFn, field: str, value: ExprFn) -> Instr:
                 comp["o"] = None if v is None else E.seat_of(v)
                 if ctx.moved is not None:  # its pile's owners changed (incremental.py)
                     ctx.moved.add(comp["z"])
+                E.touched(ctx, o)
             else:
                 comp["p"][field] = v
+                E.touched(ctx, o)  # (its traits may decide whether its text works)
             return
         raise RuleError(f"cannot set {field!r} of {o!r}")
 
