@@ -638,10 +638,11 @@ def chance(c: Compiler, e: ast.Call, scope: Scope) -> ExprFn:
         {} if _reads_symbols_only(c, e.args[1], symbols) else None
     )
 
-    def chance_percent(ctx: E.Ctx) -> float:
-        from rulecraft.dice.exact import distribution
-        from rulecraft.runtime.chance import make_pool
+    # (imported here, once a ruleset asks odds: they bring numpy, which others never load)
+    from rulecraft.dice.exact import distribution
+    from rulecraft.runtime.chance import make_pool
 
+    def chance_percent(ctx: E.Ctx) -> float:
         amounts = pool(ctx)
         key = None
         if known is not None and type(amounts) is dict:

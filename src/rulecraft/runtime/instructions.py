@@ -1187,9 +1187,13 @@ def _say_look(ctx: Ctx, cid: str, seats: list[int]) -> None:
 
 
 def _roll(pool: ExprFn, var: str) -> Instr:
-    def roll(ctx: Ctx) -> None:
-        from rulecraft.runtime.chance import roll_pool
+    # Imported when a ruleset that rolls is compiled, not at each roll: compiled, an
+    # import in the instruction ran the import machinery every time (a fifth of a dice
+    # game's playout); not at the module's top either, which would load numpy for every
+    # ruleset (the chance module's dice need it).
+    from rulecraft.runtime.chance import roll_pool
 
+    def roll(ctx: Ctx) -> None:
         result = roll_pool(ctx, pool(ctx))
         ctx.loc[var] = result
         E.emit(ctx, "rolled", [result])
@@ -1198,9 +1202,9 @@ def _roll(pool: ExprFn, var: str) -> Instr:
 
 
 def _reroll(var: str, cond: ExprFn | None) -> Instr:
-    def reroll(ctx: Ctx) -> None:
-        from rulecraft.runtime.chance import die_records, reroll_dice
+    from rulecraft.runtime.chance import die_records, reroll_dice  # (as _roll)
 
+    def reroll(ctx: Ctx) -> None:
         result = ctx.loc.get(var)
         if not isinstance(result, dict) or "faces" not in result:
             raise RuleError(f"{var!r} is not a roll")
@@ -1223,9 +1227,9 @@ def _reroll(var: str, cond: ExprFn | None) -> Instr:
 
 
 def _test(skill: str, target: ExprFn, extra: ExprFn | None, var: str | None = None) -> Instr:
-    def test(ctx: Ctx) -> None:
-        from rulecraft.runtime.chance import test_pool, test_roll
+    from rulecraft.runtime.chance import test_pool, test_roll  # (as _roll)
 
+    def test(ctx: Ctx) -> None:
         got, _ = E.take_answer(ctx)
         pool = test_pool(ctx, skill, extra)
         need = int(target(ctx))
