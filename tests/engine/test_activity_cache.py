@@ -120,3 +120,13 @@ def test_a_card_with_traits_of_its_own_is_not_remembered() -> None:
     assert E.is_active(ctx, camp) == E._is_active(E.Ctx(game.program, game.state), camp)[0]
     assert ctx.activity is not None and camp not in ctx.activity
     assert not E._decided_alone(ctx, "reaktor")
+
+
+def test_an_arranged_position_is_not_read_from_what_was_remembered() -> None:
+    """``Game.arrange`` rewrites cards in place (not through the rules' statements): what
+    the context remembered is forgotten, so a camp arranged ``destroyed`` stops working."""
+    game, camp = in_play()
+    game.arrange(cards={camp: {"flags": ["destroyed"]}})
+    ctx = game._ctx()
+    assert not E.is_active(ctx, camp)
+    assert camp not in E._sources(ctx, "reaktor", None)
