@@ -76,3 +76,30 @@ def _containers(value: object) -> list[object]:
             out.append(v)
             stack.extend(v)
     return out
+
+
+@pytest.mark.parametrize("name", ["waste_knights", "radlands"])
+def test_games_played_leave_the_next_start_as_it_was(name: str) -> None:
+    # engine.new_state copies a start kept per number of players (Program.start_states):
+    # a game must never write into it
+    ruleset = rulecraft.load(name)
+    first = canonical_json(ruleset.new_game(seed=4).state)
+    for seed in range(3):
+        _played(name, seed=seed, moves=400)
+    assert canonical_json(ruleset.new_game(seed=4).state) == first
+
+
+def test_the_kept_start_takes_each_game_s_seed_language_and_players() -> None:
+    from rulecraft.runtime import engine as E
+
+    program = rulecraft.load("waste_knights").program
+    for players, seed, lang in [(1, 7, ""), (2, 7, "de"), (1, 2**70 + 3, "")]:
+        made = E.new_state(program, players, seed, lang)
+        assert made["players"] == players and made["lang"] == lang
+        assert made["rng"] == [seed & ((1 << 64) - 1), 0]
+        assert len(made["res"]) == players
+        made["comps"][next(iter(made["comps"]))]["f"].append("scratched")
+        made["zones"][next(iter(made["zones"]))].append("x")
+        again = E.new_state(program, players, seed, lang)
+        assert canonical_json(again) != canonical_json(made)
+        assert "scratched" not in canonical_json(again)

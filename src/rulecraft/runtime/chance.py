@@ -138,8 +138,31 @@ def pool_odds(ctx: Ctx, amounts: Any) -> tuple[str, tuple[str, ...]]:
     return str(pool), tuple(lines)
 
 
-def roll_pool(ctx: Ctx, amounts: Any) -> dict[str, Any]:
+#: At most this many pools are kept per ruleset (a hostile one could make a new pool at
+#: every roll).
+POOLS_KEPT = 4096
+
+
+def _pool_of(ctx: Ctx, amounts: Any) -> Pool:
+    """:func:`make_pool` for the game's dice, made once per amounts (:attr:`Program.pools`);
+    amounts that are not a mapping of plain values are made each time (and refused)."""
+    key: tuple[Any, ...] | None = None
+    if isinstance(amounts, dict):
+        key = tuple(amounts.items())
+        try:
+            known: Pool | None = ctx.prog.pools.get(key)
+        except TypeError:  # an unhashable amount: make_pool says what is wrong
+            key = known = None
+        if known is not None:
+            return known
     pool = make_pool(ctx.prog.dice, amounts, ctx.prog.min_dice)
+    if key is not None and len(ctx.prog.pools) < POOLS_KEPT:
+        ctx.prog.pools[key] = pool
+    return pool
+
+
+def roll_pool(ctx: Ctx, amounts: Any) -> dict[str, Any]:
+    pool = _pool_of(ctx, amounts)
     # Faces queued by an arrangement (a scenario's `setup: dice:`) come first.
     forced = forced_roll(ctx, pool) if ctx.st["mem"].get(NEXT_FACES) else None
     probe = ctx.st["mem"].get(PROBE)

@@ -280,20 +280,20 @@ def public_props(ctx: Ctx, cid: str) -> dict[str, Any]:
     return {name: props[name] for name in spec.public_fields if name in props}
 
 
-def say_about(ctx: Ctx, cid: str, template: str) -> None:
-    """Log a line about a component without leaking it: everybody reads its name only if
-    everybody may see it; otherwise its owner (if allowed) reads the name and the others
-    read "a card"."""
+def say_about(ctx: Ctx, cid: str, rest: str) -> None:
+    """Log the line "<card> ``rest``" about a component without leaking it: everybody reads
+    its name only if everybody may see it; otherwise its owner (if allowed) reads the name
+    and the others read "a card"."""
     if ctx.log is None:
         return
     n = ctx.st["players"]
     seers = [s for s in range(n) if visible_to(ctx, cid, s)]
     if len(seers) == n:
-        ctx.say(template.format(card=text_of(ctx, cid)))
+        ctx.say(text_of(ctx, cid) + rest)
         return
     for seat in seers[:1]:
-        ctx.say(template.format(card=text_of(ctx, cid)), seat)
-    ctx.say(template.format(card="a card"))
+        ctx.say(text_of(ctx, cid) + rest, seat)
+    ctx.say("a card" + rest)
 
 
 # ---------------------------------------------------------------------------- components
@@ -1077,7 +1077,20 @@ def _run_loop(ctx: Ctx) -> None:
 
 
 def new_state(prog: Program, players: int, seed: int, lang: str) -> State:
-    """The state before setup runs: every component in its starting zone."""
+    """The state before setup runs: every component in its starting zone.
+
+    A copy of the start built once per number of players (:attr:`Program.start_states`),
+    with this game's seed and language."""
+    start: State | None = prog.start_states.get(players)
+    if start is None:
+        start = prog.start_states[players] = _start_state(prog, players)
+    st = clone_state(start)
+    st["lang"] = lang
+    st["rng"] = [seed & ((1 << 64) - 1), 0]
+    return st
+
+
+def _start_state(prog: Program, players: int) -> State:
     zones: dict[str, list[str]] = {}
     for name, zspec in prog.zones.items():
         if zspec.per_player:
@@ -1122,9 +1135,9 @@ def new_state(prog: Program, players: int, seed: int, lang: str) -> State:
     st: State = {
         "v": STATE_VERSION,
         "game": prog.name,
-        "lang": lang,
+        "lang": "",
         "players": players,
-        "rng": [seed & ((1 << 64) - 1), 0],
+        "rng": [0, 0],
         "active": 0,
         "start": 0,
         "turn": 0,

@@ -1112,6 +1112,8 @@ def _move(
         if dest is None:
             return
         happened: list[list[Any]] = []
+        # (the place's name is worked out once; "{" became "(" when lines were templates)
+        to_dest = " -> " + E.text_of(ctx, dest).replace("{", "(") if ctx.log is not None else ""
         for cid in list(_targets(ctx, what(ctx))):
             if not E.is_comp(cid):
                 continue
@@ -1121,7 +1123,7 @@ def _move(
                 ctx.st["comps"][cid]["down"] = True
                 E.touched(ctx, cid)
             if ctx.log is not None:
-                E.say_about(ctx, cid, "{card} -> " + E.text_of(ctx, dest).replace("{", "("))
+                E.say_about(ctx, cid, to_dest)
             happened.append([cid, src, dest] if event == "moved" else [cid])
         # Triggers run in the order the cards moved (frames pushed last run first).
         for args in happened[::-1]:
@@ -1414,7 +1416,7 @@ def _flip(what: ExprFn, side: str | None) -> Instr:
             # Named as it was: "Sleeper turns to awake"; a card already on that side does
             # not turn, so the log says nothing ("Knife (broken) turns to broken" was wrong).
             if ctx.log is not None and new_side != comp.get("s"):
-                E.say_about(ctx, cid, "{card} turns to " + str(new_side))
+                E.say_about(ctx, cid, " turns to " + str(new_side))
             comp["s"] = new_side
             E.touched(ctx, cid)
             E.emit(ctx, "flipped", [cid])

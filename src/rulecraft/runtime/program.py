@@ -413,3 +413,10 @@ class Program:
     #: Every ``spaces where`` kept up to date as pieces move (:mod:`incremental`): the
     #: actions' ``for ... in`` and those of expressions (``count(spaces where empty(it))``)
     kept_wheres: tuple[KeptSpaces, ...] = ()
+    #: The state before setup, per number of players, built once (``engine.new_state``
+    #: copies it: a card game's start is a thousand dictionaries to name and fill).
+    start_states: dict[int, Any] = field(default_factory=dict, compare=False, repr=False)
+    #: The dice pools the rolls made, by their amounts (``runtime.chance``): a pool is
+    #: immutable, and making one (die types looked up, checked, hashed) cost more than
+    #: rolling it.
+    pools: dict[tuple[Any, ...], Any] = field(default_factory=dict, compare=False, repr=False)
