@@ -81,18 +81,20 @@ def shuffled(rng: Rng, items: Sequence[T]) -> tuple[list[T], Rng]:
     """
     out = list(items)
     seed, counter = rng.seed, rng.counter
-    base = (seed * _GOLDEN) & _MASK
+    # u64_at's argument, kept up to date: each step of the counter adds _GOLDEN to it
+    w = (seed * _GOLDEN + counter * _GOLDEN) & _MASK
     for i in range(len(out) - 1, 0, -1):
         n = i + 1
-        threshold = (-n & _MASK) % n
         while True:
-            # u64_at(seed, counter) and mix64 in place
-            z = (base + (counter + 1) * _GOLDEN) & _MASK
-            z = ((z ^ (z >> 30)) * 0xBF58476D1CE4E5B9) & _MASK
+            w = (w + _GOLDEN) & _MASK
+            z = ((w ^ (w >> 30)) * 0xBF58476D1CE4E5B9) & _MASK
             z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & _MASK
             m = (z ^ (z >> 31)) * n
             counter += 1
-            if (m & _MASK) >= threshold:
+            # randbelow's rejection test; its threshold is below n, so it is only worked
+            # out for the rare low part under n
+            low = m & _MASK
+            if low >= n or low >= (-n & _MASK) % n:
                 break
         j = m >> 64
         out[i], out[j] = out[j], out[i]
