@@ -652,13 +652,14 @@ class Game:
         for group, places in self._deal_plan(seat):
             new_order, rng = shuffled(rng, group)
             # Everything about a place (zone, owner, face down, counters, flags) stays with
-            # the place; only which card lies there changes.
+            # the place; only which card lies there changes.  (The copy's own records: each
+            # goes to exactly one card, so it is changed in place.)
             place_state = [comps[c] for c in group]
-            for (zone, index), cid, old in zip(places, new_order, place_state, strict=True):
+            original = self._st["comps"]
+            for (zone, index), cid, place in zip(places, new_order, place_state, strict=True):
                 zones[zone][index] = cid
-                moved = old.copy()
-                moved["d"] = self._st["comps"][cid]["d"]
-                comps[cid] = moved
+                place["d"] = original[cid]["d"]
+                comps[cid] = place
         st["rng"] = [rng.seed ^ 0x5DEECE66D, 0]
         copy._decision_cache = None
         incremental.forget(copy._ctx())  # cards were swapped in their piles, not moved
