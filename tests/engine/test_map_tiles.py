@@ -250,3 +250,28 @@ def test_an_arrangement_puts_a_tile_in_a_slot_and_its_pieces_go_with_it(tmp_path
     with pytest.raises(ValueError, match="wanted in two slots"):
         game.arrange(tiles={"west": "pass", "east": "pass"})
     assert placement(game) == ["pass", "moor"]
+
+
+def test_what_a_placement_worked_out_is_not_read_by_the_other(tmp_path: Path) -> None:
+    # Routes, neighbours and lines are worked out once per placed map: the other placement,
+    # asked the same questions after it, must get its own answers (one placement's routes
+    # from the inn were once handed to the other's map).
+    questions = [
+        "path_cost(space_at(2, 0), space_at(0, 0))",
+        "path_cost(space_at(2, 0), space_at(4, 0))",
+        "space_at(0, 0).neighbors.id",
+        "space_at(4, 0).neighbors.id",
+    ]
+
+    def answers(game: rulecraft.Game) -> list[object]:
+        return [sorted(v) if isinstance(v, list) else v for v in map(game.evaluate_expr, questions)]
+
+    fresh = make(tmp_path / "fresh")
+    # pass west: the inn touches the pass (cost 1) and the moor's bog space a (cost 2)
+    expected = [1, 2, ["inn", "moor_a"], ["inn", "moor_b", "pass_a"]]
+    assert answers(fresh.new_game(seed=seed_with(fresh, "pass"))) == expected
+    ruleset = make(tmp_path / "both")
+    # moor west: the inn touches b (1), then a's bog (2): 3; the pass east (1)
+    moor_west = ruleset.new_game(seed=seed_with(ruleset, "moor"))
+    assert answers(moor_west) == [3, 1, ["moor_b"], ["inn", "moor_b"]]
+    assert answers(ruleset.new_game(seed=seed_with(ruleset, "pass"))) == expected

@@ -154,7 +154,12 @@ def space_field(ctx: Ctx, key: str, field: str) -> Any:
     if field == "cost":
         return spatial.enter_cost(mp, sid)
     if field == "neighbors":
-        return [ids.space_id(n) for n in mp.adjacency.get(sid, ())]
+        known = mp.neighbor_keys.get(sid)
+        if known is None:
+            known = mp.neighbor_keys[sid] = tuple(
+                ids.space_id(n) for n in mp.adjacency.get(sid, ())
+            )
+        return list(known)
     if field == "terrain":
         return mp.terrain.get(sid)
     if field == "x":

@@ -286,8 +286,13 @@ def _place(mp: MapSpec, placement: tuple[str, ...]) -> MapSpec:
         by_coord={xy: sid for sid, xy in coords.items()},
         zone_keys=tuple((ids.space_id(sid), coords[sid]) for sid in mp.spaces),
         placement=placement,
+        # its own caches: its spaces lie elsewhere, and link otherwise, than the board's
+        # alone (dataclasses.replace would hand it the board's dictionaries)
         placed={},
-        lines={},  # its own lines: its spaces lie elsewhere than the board's alone
+        lines={},
+        lines_through={},
+        routes={},
+        neighbor_keys={},
     )
 
 

@@ -347,6 +347,10 @@ class MapSpec:
     routes: dict[str, tuple[dict[str, int], dict[str, str]]] = field(
         default_factory=dict, compare=False, repr=False
     )
+    #: by space, the piles of its neighbours (a space's ``neighbors`` field), made once
+    neighbor_keys: dict[str, tuple[str, ...]] = field(
+        default_factory=dict, compare=False, repr=False
+    )
 
 
 @dataclass(frozen=True)
