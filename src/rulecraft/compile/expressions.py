@@ -818,7 +818,11 @@ def interpolated(c: Compiler, e: ast.TextLit, scope: Scope) -> ExprFn:
 
     def interpolate(ctx: E.Ctx) -> str:
         parts = variants.get(ctx.lang) or variants[""]
-        return "".join(p if isinstance(p, str) else p(ctx) for p in parts)
+        # (a loop, not a generator for join: every logged line of a game comes through here)
+        shown: list[str] = []
+        for p in parts:
+            shown.append(p if isinstance(p, str) else p(ctx))
+        return "".join(shown)
 
     return interpolate
 
