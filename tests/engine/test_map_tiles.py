@@ -261,6 +261,7 @@ def test_what_a_placement_worked_out_is_not_read_by_the_other(tmp_path: Path) ->
         "path_cost(space_at(2, 0), space_at(4, 0))",
         "space_at(0, 0).neighbors.id",
         "space_at(4, 0).neighbors.id",
+        "space_at(0, 0).cost + 10 * space_at(4, 0).cost",
     ]
 
     def answers(game: rulecraft.Game) -> list[object]:
@@ -268,10 +269,10 @@ def test_what_a_placement_worked_out_is_not_read_by_the_other(tmp_path: Path) ->
 
     fresh = make(tmp_path / "fresh")
     # pass west: the inn touches the pass (cost 1) and the moor's bog space a (cost 2)
-    expected = [1, 2, ["inn", "moor_a"], ["inn", "moor_b", "pass_a"]]
+    expected = [1, 2, ["inn", "moor_a"], ["inn", "moor_b", "pass_a"], 21]
     assert answers(fresh.new_game(seed=seed_with(fresh, "pass"))) == expected
     ruleset = make(tmp_path / "both")
     # moor west: the inn touches b (1), then a's bog (2): 3; the pass east (1)
     moor_west = ruleset.new_game(seed=seed_with(ruleset, "moor"))
-    assert answers(moor_west) == [3, 1, ["moor_b"], ["inn", "moor_b"]]
+    assert answers(moor_west) == [3, 1, ["moor_b"], ["inn", "moor_b"], 12]
     assert answers(ruleset.new_game(seed=seed_with(ruleset, "pass"))) == expected

@@ -150,9 +150,12 @@ def space_field(ctx: Ctx, key: str, field: str) -> Any:
     if field == "empty":
         return not ctx.st["zones"].get(key)
     mp = spatial.current_map(ctx)  # with map tiles, where this game placed them
+    if field == "cost":  # (what moving pieces weighs most: kept by the space's pile)
+        cost = mp.key_costs.get(key)
+        if cost is None:
+            cost = mp.key_costs[key] = spatial.enter_cost(mp, ids.space_name(key))
+        return cost
     sid = ids.space_name(key)
-    if field == "cost":
-        return spatial.enter_cost(mp, sid)
     if field == "neighbors":
         known = mp.neighbor_keys.get(sid)
         if known is None:

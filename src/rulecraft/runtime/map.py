@@ -293,6 +293,7 @@ def _place(mp: MapSpec, placement: tuple[str, ...]) -> MapSpec:
         lines_through={},
         routes={},
         neighbor_keys={},
+        key_costs={},
     )
 
 

@@ -351,6 +351,8 @@ class MapSpec:
     neighbor_keys: dict[str, tuple[str, ...]] = field(
         default_factory=dict, compare=False, repr=False
     )
+    #: by space's pile, what entering it costs (a space's ``cost`` field), made once
+    key_costs: dict[str, int] = field(default_factory=dict, compare=False, repr=False)
 
 
 @dataclass(frozen=True)
