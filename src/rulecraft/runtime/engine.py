@@ -104,6 +104,11 @@ class Ctx:
     #: game starts with nothing (``None``).
     activity: dict[str, bool] | None = None
     instances: dict[str, list[str | None]] | None = None
+    #: How many times :func:`ask` or :func:`finish` stopped the rules through this
+    #: context: the run loop compares it around each instruction instead of reading the
+    #: state's ``pending`` and ``result`` (two dictionary reads a step).  Nothing else
+    #: sets either while rules run.
+    stops: int = 0
 
     def say(self, text: str, audience: int = -1) -> None:
         """Add a log line; ``audience`` -1 is everybody, else only that seat sees it."""
@@ -849,6 +854,7 @@ def ask(
         return
     pending: PendingDecision = {"seat": seat, "prompt": prompt, "kind": kind, "options": options}
     ctx.st["pending"] = pending
+    ctx.stops += 1
 
 
 def without_copy_number(option_id: str) -> str:
@@ -929,6 +935,7 @@ def finish(ctx: Ctx, winners: list[int], draw: bool, reason: str) -> None:
         result: GameResult = {"winners": sorted(set(winners)), "draw": draw, "reason": reason}
         ctx.st["result"] = result
         ctx.st["pending"] = None
+        ctx.stops += 1
         ctx.say(reason or "The game is over.")
 
 
@@ -1058,11 +1065,15 @@ def _run_loop(ctx: Ctx) -> None:
                 stack.pop()
                 break
             frame[1] = pc + 1
+            stops: int = ctx.stops
             code[pc](ctx)
             steps += 1
-            if stack and stack[-1] is frame and st.get("pending") is None:
-                if st.get("result") is not None:
-                    return
+            if stack and stack[-1] is frame:
+                if ctx.stops != stops:  # somebody was asked, or the game is over
+                    if st.get("pending") is not None:
+                        break
+                    if st.get("result") is not None:
+                        return
                 if steps > MAX_STEPS_PER_DECISION:
                     break
                 continue
