@@ -23,6 +23,7 @@ import sys
 from pathlib import Path
 from typing import Any
 
+from rulecraft.compile.codegen import source_of
 from rulecraft.diagnostics import Span
 
 
@@ -103,7 +104,7 @@ def generated_sources(instr: Any) -> list[str]:
         except ValueError:  # a cell not filled yet
             continue
         for value in held if isinstance(held, list | tuple) else (held,):
-            source = getattr(value, "__rulecraft_source__", None)
+            source = source_of(value)
             if source:
                 found.append(str(source))
     return found
@@ -140,7 +141,7 @@ def _expression_source(value: Any) -> str:
         return "none"
     if isinstance(value, dict):
         return repr(value.get("") or next(iter(value.values()), ""))
-    source = getattr(value, "__rulecraft_source__", None)
+    source = source_of(value)
     return str(source).rstrip() if source else "closures"
 
 

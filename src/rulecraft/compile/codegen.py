@@ -184,18 +184,59 @@ def spaces_where(compiler: Compiler, e: ast.Expr, scope: Scope) -> SpacesWhere |
     return SpacesWhere(var, condition, gen.consts, tuple(gen.consts[items]), len(gen.fallbacks))
 
 
+#: While :func:`rulecraft.compile.aot.record` runs: every plan built, by its source.
+RECORDING: dict[str, Plan] | None = None
+
+
 def build(compiler: Compiler, p: Plan) -> ExprFn:
     """The function of a plan: its fallbacks compiled (silently: the closure compiler has
-    already reported on the whole expression), its source compiled and run."""
-    namespace: dict[str, Any] = _helpers()
-    namespace.update(p.consts)
+    already reported on the whole expression), then the same source compiled ahead of time
+    when the compiled tree has it (:mod:`rulecraft.compile.aot`), else compiled and run."""
+    from rulecraft.compile import aot  # (aot imports this module)
+
+    if RECORDING is not None:
+        RECORDING.setdefault(p.source, p)
+    values: dict[str, Any] = dict(p.consts)
     for name, sub, scope in p.fallbacks:
-        namespace[name] = compiler.silent_expr(sub, scope)
-    # The source is this module's own: every name and text of the ruleset in it is a repr().
-    exec(compile(p.source, "<rulecraft generated>", "exec"), namespace)
-    fn: ExprFn = namespace["_generated"]
+        values[name] = compiler.silent_expr(sub, scope)
+    fn: ExprFn
+    made = aot.factory_for(p.source)
+    if made is not None:
+        factory, names = made
+        fn = factory(*(values[n] for n in names))
+        _keep_source(fn, p.source)
+        return fn
+    else:
+        namespace = _helpers()
+        namespace.update(values)
+        # The source is this module's own: every name and text of the ruleset in it is a
+        # repr().
+        exec(compile(p.source, "<rulecraft generated>", "exec"), namespace)
+        fn = namespace["_generated"]
     fn.__rulecraft_source__ = p.source  # type: ignore[attr-defined]
     return fn
+
+
+#: The sources of compiled functions (which take no attributes), by ``id``: each kept with
+#: its function, so no id is reused while it is here; the oldest go first.
+_SOURCES: dict[int, tuple[ExprFn, str]] = {}
+SOURCES_KEPT = 20000
+
+
+def _keep_source(fn: ExprFn, source: str) -> None:
+    _SOURCES[id(fn)] = (fn, source)
+    while len(_SOURCES) > SOURCES_KEPT:
+        del _SOURCES[next(iter(_SOURCES))]
+
+
+def source_of(fn: Any) -> str | None:
+    """The generated source of ``fn`` (``rulecraft compile --show`` prints it), or ``None``
+    for a function not generated."""
+    source = getattr(fn, "__rulecraft_source__", None)
+    if isinstance(source, str):
+        return source
+    kept = _SOURCES.get(id(fn))
+    return kept[1] if kept is not None and kept[0] is fn else None
 
 
 # ---------------------------------------------------------------------------- run-time helpers

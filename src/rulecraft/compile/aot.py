@@ -1,0 +1,165 @@
+"""Rule expressions compiled ahead of time: the generated code of the bundled rulesets,
+compiled with mypyc (issue 11, "where mypyc pays, use it").
+
+:mod:`codegen` writes the hot expressions of a ruleset as Python source and ``exec``\\ s it,
+so they run in the interpreter: a fifth of a card game's random playout.  ``make
+compiled`` also writes every expression the bundled rulesets generate into one module,
+:data:`MODULE`, as a *factory* each::
+
+    def _make12(_kk0: Any, _ff1: Any) -> Any:
+        def _generated(ctx: Any) -> Any:
+            ...the generated source, unchanged but for the names of its constants...
+        return _generated
+
+and compiles it with the runtime's modules in one mypyc build, so the generated code calls
+``own_field``, ``has_flag`` and ``as_list`` as C functions.  When a ruleset compiles,
+:func:`factory_for` finds an expression's factory by its exact source, and
+:func:`codegen.build` calls it with the expression's constants and fallbacks (the values of
+*this* compilation) instead of ``exec``.  An expression whose source is not in the module
+(another ruleset, an edited one, a tree without the module) is ``exec``\\ ed as before: the
+module is only ever a faster copy of the same code, never a different rule.  The record
+hashes of the compiled tree (``make compiled-check``) check that it plays the same games.
+
+Run as ``python -m rulecraft.compile.aot OUT [RULESET...]`` to write the module (of the
+bundled rulesets when none is named).
+"""
+
+from __future__ import annotations
+
+import importlib
+import io
+import sys
+import tokenize
+from collections.abc import Callable, Sequence
+from pathlib import Path
+from typing import Any
+
+from rulecraft.compile import codegen
+
+#: The module of compiled factories (written into the compiled tree, never into ``src/``).
+MODULE = "rulecraft.compile.generated_rules"
+
+#: A factory and the names of the constants and fallbacks it takes, in order.
+Factory = tuple[Callable[..., Any], tuple[str, ...]]
+
+_loaded: dict[str, Factory] | None = None
+
+
+def factory_for(source: str) -> Factory | None:
+    """The compiled factory of the expression whose generated source is ``source``, or
+    ``None`` (no compiled module, or not one of its expressions)."""
+    global _loaded
+    if _loaded is None:
+        try:
+            found = importlib.import_module(MODULE)
+        except ImportError:  # the usual case: a tree without the compiled module
+            found = None
+        table = getattr(found, "FACTORIES", None)
+        _loaded = table if isinstance(table, dict) else {}
+    return _loaded.get(source)
+
+
+def parameters(plan: codegen.Plan) -> tuple[str, ...]:
+    """The names a plan's factory takes: its constants (sorted), then its fallbacks."""
+    return (*sorted(plan.consts), *(name for name, _, _ in plan.fallbacks))
+
+
+def renamed(source: str, names: Sequence[str]) -> str:
+    """``source`` with each of ``names`` (as a Python name, never inside a text) doubled
+    after its underscore: ``_k8`` -> ``_kk8``.  mypyc names a closure's variables in C
+    after them, and ``__k8`` is one of the C compiler's own macros.
+
+    >>> renamed("_k8.get('_k8') + _f1(ctx)", ["_k8", "_f1"])
+    "_kk8.get('_k8') + _ff1(ctx)"
+    """
+    wanted = set(names)
+    lines = source.splitlines(keepends=True)
+    found = [
+        tok
+        for tok in tokenize.generate_tokens(io.StringIO(source).readline)
+        if tok.type == tokenize.NAME and tok.string in wanted
+    ]
+    for tok in reversed(found):  # (from the end: earlier columns stay where they were)
+        row, start = tok.start
+        line = lines[row - 1]
+        lines[row - 1] = line[:start] + _doubled(tok.string) + line[tok.end[1] :]
+    return "".join(lines)
+
+
+def _doubled(name: str) -> str:
+    """``_k8`` -> ``_kk8`` (see :func:`renamed`)."""
+    return "_" + name[1] + name[1:]
+
+
+def record(rulesets: Sequence[str]) -> dict[str, codegen.Plan]:
+    """Every plan the compilation of ``rulesets`` (bundled names or folders) builds, by its
+    source."""
+    from rulecraft.compile.load import bundled_root
+    from rulecraft.compile.pipeline import check_ruleset
+
+    plans: dict[str, codegen.Plan] = {}
+    codegen.RECORDING = plans
+    try:
+        for name in rulesets:
+            folder = Path(name)
+            if not (folder / "ruleset.yaml").is_file():
+                folder = bundled_root() / name
+            check_ruleset(folder)
+    finally:
+        codegen.RECORDING = None
+    return plans
+
+
+def _imports() -> list[str]:
+    """The generated code's helpers (:func:`codegen._helpers`): imported from their modules
+    where they are module functions (compiled ones are then called in C), else taken from
+    the helpers' table."""
+    lines = ["from rulecraft.compile.codegen import _helpers", "_H = _helpers()"]
+    for name, value in sorted(codegen._helpers().items()):
+        module = getattr(value, "__module__", None)
+        qualname = getattr(value, "__name__", None)
+        home = sys.modules.get(module) if isinstance(module, str) else None
+        if home is not None and qualname and getattr(home, qualname, None) is value:
+            lines.append(f"from {module} import {qualname} as {name}")
+        else:
+            lines.append(f"{name} = _H[{name!r}]")
+    return lines
+
+
+def module_source(plans: dict[str, codegen.Plan]) -> str:
+    """The module of factories for ``plans`` (see the module text)."""
+    out = [
+        f'"""Written by rulecraft.compile.aot for mypyc ({len(plans)} expressions)."""',
+        "from typing import Any",
+        *_imports(),
+        "FACTORIES: dict[str, Any] = {}",
+    ]
+    for i, (source, plan) in enumerate(sorted(plans.items())):
+        names = parameters(plan)
+        body = renamed(source, names).replace(
+            "def _generated(ctx):", "def _generated(ctx: Any) -> Any:", 1
+        )
+        params = ", ".join(f"{_doubled(n)}: Any" for n in names)
+        inner = "".join(f"    {line}\n" for line in body.rstrip("\n").split("\n"))
+        out.append(f"def _make{i}({params}) -> Any:\n{inner}    return _generated")
+        out.append(f"FACTORIES[{source!r}] = (_make{i}, {names!r})")
+    return "\n".join(out) + "\n"
+
+
+def main(argv: Sequence[str]) -> int:
+    """``OUT [RULESET...]``: write the module of the rulesets' expressions (by default the
+    bundled rulesets') to ``OUT``."""
+    from rulecraft.compile.load import bundled_names
+
+    if not argv:
+        print("usage: python -m rulecraft.compile.aot OUT [RULESET...]", file=sys.stderr)
+        return 2
+    rulesets = list(argv[1:]) or bundled_names()
+    plans = record(rulesets)
+    Path(argv[0]).write_text(module_source(plans), encoding="utf-8")
+    print(f"{argv[0]}: {len(plans)} expressions of {len(rulesets)} rulesets")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main(sys.argv[1:]))
