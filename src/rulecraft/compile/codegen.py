@@ -206,13 +206,11 @@ def build(compiler: Compiler, p: Plan) -> ExprFn:
         fn = factory(*(values[n] for n in names))
         _keep_source(fn, p.source)
         return fn
-    else:
-        namespace = _helpers()
-        namespace.update(values)
-        # The source is this module's own: every name and text of the ruleset in it is a
-        # repr().
-        exec(compile(p.source, "<rulecraft generated>", "exec"), namespace)
-        fn = namespace["_generated"]
+    namespace = _helpers()
+    namespace.update(values)
+    # The source is this module's own: every name and text of the ruleset in it is a repr().
+    exec(compile(p.source, "<rulecraft generated>", "exec"), namespace)
+    fn = namespace["_generated"]
     fn.__rulecraft_source__ = p.source  # type: ignore[attr-defined]
     return fn
 
