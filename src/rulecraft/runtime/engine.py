@@ -697,8 +697,8 @@ def move_comp(ctx: Ctx, cid: str, dest: str, position: str | None = None) -> Non
         left = ctx.prog.zones.get(zone_name(src))
         if left is not None and left.local_fields:
             props = comp["p"]
-            for name in left.local_fields:
-                props.pop(name, None)
+            if any(name in props for name in left.local_fields):  # (replaced: see clone_state)
+                comp["p"] = {k: v for k, v in props.items() if k not in left.local_fields}
     # A component that changes zone forgets its temporary state.
     if comp.get("up"):
         comp["up"] = False
@@ -763,11 +763,13 @@ def res_set(ctx: Ctx, owner: Any, unit: str, value: int) -> int:
     if owner is None:
         st["gvars"][unit] = value
     elif is_comp(owner):
-        counters = st["comps"][owner]["c"]
+        comp = st["comps"][owner]
+        counters = comp["c"]
         if value:
-            counters[unit] = value
-        else:
-            counters.pop(unit, None)
+            if counters.get(unit) != value:  # (replaced, never changed in place: clone_state)
+                comp["c"] = {**counters, unit: value}
+        elif unit in counters:
+            comp["c"] = {k: v for k, v in counters.items() if k != unit}
     else:
         st["res"][seat_of(owner)][unit] = value
     return value

@@ -1280,7 +1280,9 @@ def _apply_flag(ctx: Ctx, name: str, target: Any, on: bool) -> None:
         elif ids.is_player(t):
             flags = st["pflags"][E.seat_of(t)]
         elif E.is_comp(t):
-            flags = st["comps"][t]["f"]
+            comp = st["comps"][t]
+            # a component's flags are replaced, never changed in place (clone_state)
+            flags = comp["f"] = list(comp["f"])
             E.touched(ctx, t)
         else:
             raise RuleError(f"cannot set a flag on {t!r}")
@@ -1339,7 +1341,7 @@ def _set_field(obj: ExprFn, field: str, value: ExprFn) -> Instr:
                     ctx.moved.add(comp["z"])
                 E.touched(ctx, o)
             else:
-                comp["p"][field] = v
+                comp["p"] = {**comp["p"], field: v}  # (replaced, never changed in place)
                 E.touched(ctx, o)  # (its traits may decide whether its text works)
             return
         raise RuleError(f"cannot set {field!r} of {o!r}")
