@@ -51,11 +51,14 @@ bench: $(STAMP)
 # PYTHONPATH=build/compiled/src (docs/architecture.md, "Speed"). `make compiled-check`
 # builds it and checks it plays the same games (the record hashes) with those modules compiled.
 # The modules are pyproject.toml's build-hook list (a test keeps the two equal): not decision,
-# game or rng, whose frozen records users copy and pickle (compiled, they could not be).
+# game or rng, whose frozen records users copy and pickle (compiled, they could not be);
+# with them compile.expressions, the closures every rule's expressions run as, but not
+# compile.define_calls (a call of a define stays one Python frame, so an endless recursion
+# meets Python's recursion limit: RC305, not a crash).
 COMPILED      := build/compiled
 MYPYC_MODULES := runtime.engine runtime.instructions runtime.builtins runtime.ids \
                  runtime.values runtime.state runtime.program runtime.map runtime.plan \
-                 runtime.incremental
+                 runtime.incremental compile.expressions
 # With them, the generated code of the expressions of AOT_RULESETS (the rulesets bench/
 # times), written by rulecraft.compile.aot into the copy only and compiled in the same build
 # (its module text); other rulesets run theirs as before.  Each ruleset adds C to compile:

@@ -38,6 +38,7 @@ MODULES = (
     "runtime.map",
     "runtime.plan",
     "runtime.incremental",
+    "compile.expressions",
 )
 CHECK = """
 import json, sys
@@ -60,6 +61,20 @@ game = rulecraft.load("tictactoe").new_game(seed=1)
 for record in (game.decision, game.record, Rng(1, 2)):
     assert pickle.loads(pickle.dumps(record)) == record
     assert copy.deepcopy(record) == record
+# A define that calls itself without end is a located RC305, not a crash: compiled code
+# runs no Python frame, so the calls of a define stay Python (compile/define_calls.py).
+import tempfile, pathlib
+sys.path.insert(0, {root!r})
+from tests.hostile.build import write_ruleset
+from rulecraft.errors import RuleError
+folder = write_ruleset(pathlib.Path(tempfile.mkdtemp()) / "r", body="say 1")
+rules = folder / "rules.rcl"
+rules.write_text(rules.read_text("utf-8") + "\\ndefine f(n) = n > 0 and f(n + 1)\\n", "utf-8")
+try:
+    rulecraft.load(str(folder)).new_game(seed=1).evaluate_expr("f(1)")
+    raise SystemExit("an endless recursion raised nothing")
+except RuleError as err:
+    assert err.code == "RC305", err
 print("same games")
 """
 
@@ -144,7 +159,7 @@ def test_a_compiled_wheel_carries_the_extensions_and_an_editable_install_none(
 def _check_plays_the_same_games(package_root: Path, cwd: Path) -> None:
     """Run :data:`CHECK` in a fresh Python importing rulecraft from ``package_root``."""
     ran = subprocess.run(
-        [sys.executable, "-c", CHECK.format(tests=str(ROOT / "tests" / "engine"))],
+        [sys.executable, "-c", CHECK.format(tests=str(ROOT / "tests" / "engine"), root=str(ROOT))],
         env={**os.environ, "PYTHONPATH": str(package_root)},
         capture_output=True,
         text=True,

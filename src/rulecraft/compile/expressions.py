@@ -13,7 +13,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
-from rulecraft.compile import codegen, every, flatten
+from rulecraft.compile import codegen, define_calls, every, flatten
 from rulecraft.compile.amounts import _is_qty
 from rulecraft.compile.declarations import SPECIAL_NAMES
 from rulecraft.compile.fields import FieldRead, static_kind
@@ -229,22 +229,82 @@ def _unary(c: Compiler, e: ast.Unary, scope: Scope) -> ExprFn:
     return lambda ctx: not inner(ctx)
 
 
-#: Each binary operator: its closure, given the closures of its operands.
+# Each binary operator: a factory of its closure, given the closures of its operands.  Named
+# functions, not lambdas returning lambdas: mypyc (``make compiled``) compiles these.
+
+
+def _and(left: ExprFn, right: ExprFn) -> ExprFn:
+    return lambda ctx: bool(left(ctx)) and bool(right(ctx))
+
+
+def _or(left: ExprFn, right: ExprFn) -> ExprFn:
+    return lambda ctx: bool(left(ctx)) or bool(right(ctx))
+
+
+def _plus(left: ExprFn, right: ExprFn) -> ExprFn:
+    return lambda ctx: _add(ctx, left(ctx), right(ctx))
+
+
+def _minus(left: ExprFn, right: ExprFn) -> ExprFn:
+    return lambda ctx: left(ctx) - right(ctx)
+
+
+def _times(left: ExprFn, right: ExprFn) -> ExprFn:
+    return lambda ctx: multiply(left(ctx), right(ctx))
+
+
+def _divided(left: ExprFn, right: ExprFn) -> ExprFn:
+    return lambda ctx: divide(left(ctx), right(ctx))
+
+
+def _modulo(left: ExprFn, right: ExprFn) -> ExprFn:
+    return lambda ctx: modulo(left(ctx), right(ctx))
+
+
+def _equal(left: ExprFn, right: ExprFn) -> ExprFn:
+    return lambda ctx: left(ctx) == right(ctx)
+
+
+def _unequal(left: ExprFn, right: ExprFn) -> ExprFn:
+    return lambda ctx: left(ctx) != right(ctx)
+
+
+def _less(left: ExprFn, right: ExprFn) -> ExprFn:
+    return lambda ctx: _num(left(ctx)) < _num(right(ctx))
+
+
+def _at_most(left: ExprFn, right: ExprFn) -> ExprFn:
+    return lambda ctx: _num(left(ctx)) <= _num(right(ctx))
+
+
+def _greater(left: ExprFn, right: ExprFn) -> ExprFn:
+    return lambda ctx: _num(left(ctx)) > _num(right(ctx))
+
+
+def _at_least(left: ExprFn, right: ExprFn) -> ExprFn:
+    return lambda ctx: _num(left(ctx)) >= _num(right(ctx))
+
+
+def _member(left: ExprFn, right: ExprFn) -> ExprFn:
+    return lambda ctx: left(ctx) in E.as_list(ctx, right(ctx))
+
+
+#: Each binary operator's closure factory.
 _OPERATORS: dict[str, Callable[[ExprFn, ExprFn], ExprFn]] = {
-    "and": lambda left, right: lambda ctx: bool(left(ctx)) and bool(right(ctx)),
-    "or": lambda left, right: lambda ctx: bool(left(ctx)) or bool(right(ctx)),
-    "+": lambda left, right: lambda ctx: _add(ctx, left(ctx), right(ctx)),
-    "-": lambda left, right: lambda ctx: left(ctx) - right(ctx),
-    "*": lambda left, right: lambda ctx: multiply(left(ctx), right(ctx)),
-    "/": lambda left, right: lambda ctx: divide(left(ctx), right(ctx)),
-    "%": lambda left, right: lambda ctx: modulo(left(ctx), right(ctx)),
-    "==": lambda left, right: lambda ctx: left(ctx) == right(ctx),
-    "!=": lambda left, right: lambda ctx: left(ctx) != right(ctx),
-    "<": lambda left, right: lambda ctx: _num(left(ctx)) < _num(right(ctx)),
-    "<=": lambda left, right: lambda ctx: _num(left(ctx)) <= _num(right(ctx)),
-    ">": lambda left, right: lambda ctx: _num(left(ctx)) > _num(right(ctx)),
-    ">=": lambda left, right: lambda ctx: _num(left(ctx)) >= _num(right(ctx)),
-    "in": lambda left, right: lambda ctx: left(ctx) in E.as_list(ctx, right(ctx)),
+    "and": _and,
+    "or": _or,
+    "+": _plus,
+    "-": _minus,
+    "*": _times,
+    "/": _divided,
+    "%": _modulo,
+    "==": _equal,
+    "!=": _unequal,
+    "<": _less,
+    "<=": _at_most,
+    ">": _greater,
+    ">=": _at_least,
+    "in": _member,
 }
 
 
@@ -278,13 +338,14 @@ def conditional(c: Compiler, e: ast.Conditional, scope: Scope) -> ExprFn:
     return lambda ctx: then(ctx) if condition(ctx) else otherwise(ctx)
 
 
-def _num(v: Any) -> int:
-    """A value compared as a number: none is 0, yes/no 1/0."""
+def _num(v: Any) -> Any:
+    """A value compared as a number: none is 0, yes/no 1/0 (anything else as it is: typed
+    ``Any``, as compiled code would check a declared ``int``)."""
     if v is None:
         return 0
     if isinstance(v, bool):
         return int(v)
-    return v  # type: ignore[no-any-return]
+    return v
 
 
 def _add(ctx: E.Ctx, a: Any, b: Any) -> Any:
@@ -498,7 +559,7 @@ def _declared(c: Compiler, e: ast.Name, scope: Scope) -> ExprFn:
         d = c.defines[n]
         if d.params:
             c.error("RC206", f"{n!r} takes {len(d.params)} argument(s)", e.span, f"write {n}(...)")
-        return lambda ctx: c.define_fns[n](ctx)
+        return define_calls.without_arguments(c.define_fns, n)
     if n in c.comps:
         value = ids.def_id(n)
         return lambda ctx: value
@@ -566,22 +627,7 @@ def _call_define(c: Compiler, e: ast.Call, n: str, args: list[ExprFn]) -> ExprFn
     if len(d.params) != len(args):
         c.error("RC206", f"{n!r} takes {len(d.params)} argument(s), not {len(args)}", e.span)
         return lambda ctx: None
-    params = d.params
-    define_fns = c.define_fns
-
-    def call_define(ctx: E.Ctx) -> Any:
-        saved = ctx.loc
-        # A definition sees its parameters, you and this: nothing else of the caller.
-        local = {"you": saved.get("you"), "this": saved.get("this")}
-        for p, a in zip(params, args, strict=True):
-            local[p] = a(ctx)
-        ctx.loc = local
-        try:
-            return define_fns[n](ctx)
-        finally:
-            ctx.loc = saved
-
-    return call_define
+    return define_calls.with_arguments(c.define_fns, n, list(d.params), args)
 
 
 def _call_builtin(c: Compiler, e: ast.Call, n: str, args: list[ExprFn]) -> ExprFn:
@@ -719,21 +765,7 @@ def map_define(c: Compiler, e: ast.Call, scope: Scope) -> ExprFn:
     c.used_names.add(fn_name.name)
     items = c.expr(e.args[0], scope)
     param = c.defines[fn_name.name].params[0]
-    body = c.define_fns
-    name = fn_name.name
-
-    def mapped(ctx: E.Ctx) -> list[Any]:
-        saved = ctx.loc
-        out = []
-        try:
-            for x in E.as_list(ctx, items(ctx)):
-                ctx.loc = {"you": saved.get("you"), "this": saved.get("this"), param: x}
-                out.append(body[name](ctx))
-        finally:
-            ctx.loc = saved
-        return out
-
-    return mapped
+    return define_calls.over_items(c.define_fns, fn_name.name, param, items)
 
 
 #: The functions the compiler handles itself rather than the runtime's built-ins (they look
