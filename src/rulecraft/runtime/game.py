@@ -237,7 +237,8 @@ class Game:
 
     @property
     def state(self) -> State:
-        """The raw state (read it; change it only through :meth:`choose`)."""
+        """The raw state (read it; change it only through :meth:`choose`: clones and new
+        games share parts of it, which the engine replaces but never changes in place)."""
         return self._st
 
     @property
