@@ -5,9 +5,10 @@ reaches its stopping case must end in a located RC305, not a crash.  Python's re
 limit is what stops it, and that limit counts Python frames only: code compiled with mypyc
 (``make compiled``, the wheel) runs none.  So every call of a definition goes through one of
 these functions, which this module keeps out of the compiled modules (the Makefile's
-``MYPYC_MODULES``): each call is one Python frame, and an endless recursion raises
-``RecursionError`` at the same depth, compiled or not (``tests/hostile``).  A call costs one
-frame, as it did before the rest was compiled.
+``MYPYC_MODULES``): each call is one Python frame, so an endless recursion raises
+``RecursionError``, compiled or not (``tests/hostile``; compiled, it gets deeper first,
+the other parts of each level running no frame).  A call costs one frame, as it did
+before the rest was compiled.
 """
 
 from __future__ import annotations
