@@ -286,6 +286,11 @@ class MCTSAgent:
     that changes when a round begins (a clock) weighs alike on all of them; the depth
     stays a cap.
 
+    A game with ``play_random(randbits, limit)`` (a :class:`~rulecraft.runtime.game.Game`
+    has it) plays an unguided rollout's moves in one call, drawing from this agent's
+    generator exactly as ``rng.choice`` would: the same search, without a round of Python
+    calls per decision.
+
     Decisions with a single option are played through without a tree node and without
     spending an iteration.  ``worlds_per_determinization = k`` deals one determinization
     and searches ``k`` clones of it before dealing the next (a clone is cheaper than a
@@ -543,6 +548,10 @@ class MCTSAgent:
         steps = 0
         rng = self.rng
         epsilon = self.rollout_epsilon
+        play_random = getattr(world, "play_random", None)
+        if epsilon is None and end_round is None and play_random is not None:
+            # the same random moves as the loop below makes, in one call of the engine
+            steps = play_random(rng.getrandbits, self.rollout_depth)
         while world.result is None:
             if end_round is not None and (game_rounds(world) or 0) >= end_round:
                 break

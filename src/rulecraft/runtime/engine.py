@@ -925,6 +925,34 @@ def answer(ctx: Ctx, option_id: str) -> None:
     raise IllegalChoice(f"{option_id!r} is not one of the options", option_id, legal)
 
 
+def play_random(ctx: Ctx, randbits: Callable[[int], int], limit: int, chosen: list[str]) -> int:
+    """Answer up to ``limit`` decisions, each with an option picked uniformly at random, and
+    stop early when the game ends; how many were answered (their ids appended to
+    ``chosen``).  Given the ``getrandbits`` of a ``random.Random``, it picks what
+    ``random.Random.choice`` of the options' ids picks, from the same draws (CPython's
+    ``_randbelow``: ``k = n.bit_length()`` bits, drawn again while not below ``n``), so a
+    bot's rollout plays the same moves as its loop of ``choose(rng.choice(ids))`` without a
+    Python call per decision (what a search spends most of its decisions on)."""
+    st = ctx.st
+    done = 0
+    while done < limit and st["result"] is None:
+        pending = st["pending"]
+        if pending is None or not pending["options"]:
+            raise ValueError("a running game has no decision with options")
+        options = pending["options"]
+        n = len(options)
+        bits = n.bit_length()
+        r = randbits(bits)
+        while r >= n:
+            r = randbits(bits)
+        opt = options[r]
+        _take(ctx, opt)
+        chosen.append(opt[0])
+        run(ctx)
+        done += 1
+    return done
+
+
 def take_answer(ctx: Ctx) -> tuple[bool, Any]:
     if "_answer" in ctx.loc:
         return True, ctx.loc.pop("_answer")

@@ -309,6 +309,26 @@ class Game:
         self._decision_cache = self._deal_cache = None
         E.run(ctx)
 
+    def play_random(self, randbits: Callable[[int], int], limit: int) -> int:
+        """Answer up to ``limit`` decisions at random (fewer when the game ends first) and
+        give how many: with a ``random.Random``'s ``getrandbits``, the same moves as ``limit``
+        rounds of ``choose(rng.choice(legal_ids()))`` drawing from that generator, in one
+        call (bots' rollouts; :func:`rulecraft.runtime.engine.play_random`).
+
+        >>> import random
+        >>> import rulecraft
+        >>> game = rulecraft.load("tictactoe").new_game(seed=1)
+        >>> twin, a, b = game.clone(), random.Random(7), random.Random(7)
+        >>> game.play_random(a.getrandbits, 3)
+        3
+        >>> for _ in range(3):
+        ...     twin.choose(b.choice(twin.legal_ids()))
+        >>> game.state_hash() == twin.state_hash(), a.random() == b.random()
+        (True, True)
+        """
+        self._decision_cache = self._deal_cache = None
+        return E.play_random(self._ctx(), randbits, limit, self._choices)
+
     def arrange(self, setup: Arrangement | Mapping[str, Any] | None = None, **parts: Any) -> None:
         """Arrange a position: cards into zones in order, the state of cards, players and
         the game, the next dice faces, the active seat and phase (seats from 0; see
