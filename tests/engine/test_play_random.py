@@ -10,6 +10,7 @@ state, on every bundled ruleset, and the same MCTS root visits.
 
 from __future__ import annotations
 
+import doctest
 import random
 from typing import Any
 
@@ -18,6 +19,7 @@ import pytest
 import rulecraft
 from rulecraft.bots.agents import MCTSAgent
 from rulecraft.compile.load import bundled_names
+from rulecraft.runtime import game as game_module
 
 
 def _by_choose(game: rulecraft.Game, rng: random.Random, limit: int) -> int:
@@ -95,3 +97,11 @@ def test_a_search_with_play_random_is_the_search_without_it(name: str) -> None:
     assert visits == slow.root_visits(_WithoutPlayRandom(game))
     assert sum(visits.values()) == 40
     assert fast.rng.getstate() == slow.rng.getstate()
+
+
+def test_the_docstring_example_of_play_random_runs() -> None:
+    finder = doctest.DocTestFinder()
+    (test,) = [t for t in finder.find(game_module) if t.name.endswith("Game.play_random")]
+    runner = doctest.DocTestRunner()
+    runner.run(test)
+    assert runner.failures == 0 and runner.tries >= 5
