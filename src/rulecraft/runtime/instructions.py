@@ -77,7 +77,8 @@ def _for_next(items: str, idx: str, var: str, exit_target: list[int]) -> Instr:
 def _amount(value: Any, verb: str) -> int:
     """An amount to gain, spend, draw or repeat: a whole number, never negative (a negative
     one would silently do the opposite of what the statement and the log say)."""
-    n = int(value)
+    # (compiled, int() of a value not known to be an int is a call of the type)
+    n = value if type(value) is int else int(value)
     if n < 0:
         raise RuleError(
             f"'{verb}' got the amount {n}: amounts must not be negative", E.NEGATIVE_AMOUNT
@@ -104,9 +105,13 @@ def _call_routine(routine: int) -> Instr:
 
 
 def _call_effect(name: str, args: list[ExprFn], params: tuple[str, ...]) -> Instr:
+    # paired once (the compiler checked the counts: RC206); compiled, a zip per call is a
+    # call of the zip type
+    bound = list(zip(params, args, strict=True))
+
     def call_effect(ctx: Ctx) -> None:
         local = {"you": ctx.loc.get("you"), "this": ctx.loc.get("this")}
-        for p, a in zip(params, args, strict=True):
+        for p, a in bound:
             local[p] = a(ctx)
         E.push(ctx, ctx.prog.named_effects[name], local)
 
