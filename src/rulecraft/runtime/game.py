@@ -41,6 +41,7 @@ from rulecraft.runtime.state import (
     canonical_json,
     clone_state,
     deep_copy,
+    redeal,
     state_hash,
 )
 
@@ -669,18 +670,10 @@ class Game:
         copy = self.clone()
         st = copy._st
         rng = Rng(seed & ((1 << 64) - 1), 0)
-        comps, zones = st["comps"], st["zones"]
+        original = self._st["comps"]
         for group, places in self._deal_plan(seat):
             new_order, rng = shuffled(rng, group)
-            # Everything about a place (zone, owner, face down, counters, flags) stays with
-            # the place; only which card lies there changes.  (The copy's own records: each
-            # goes to exactly one card, so it is changed in place.)
-            place_state = [comps[c] for c in group]
-            original = self._st["comps"]
-            for (zone, index), cid, place in zip(places, new_order, place_state, strict=True):
-                zones[zone][index] = cid
-                place["d"] = original[cid]["d"]
-                comps[cid] = place
+            redeal(st, original, group, places, new_order)
         st["rng"] = [rng.seed ^ 0x5DEECE66D, 0]
         copy._decision_cache = None
         incremental.forget(copy._ctx())  # cards were swapped in their piles, not moved

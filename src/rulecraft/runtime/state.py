@@ -142,6 +142,34 @@ def clone_state(st: State) -> State:
     return out
 
 
+def redeal(
+    st: State,
+    dealt_from: dict[str, ComponentState],
+    group: list[str],
+    places: list[tuple[str, int]],
+    order: list[str],
+) -> None:
+    """Deal the cards of ``group`` anew in ``st``, a clone of the state whose components
+    are ``dealt_from``: ``order[k]`` (a shuffle of ``group``) goes to ``places[k]``, the
+    place (zone, index in its pile) where ``group[k]`` lies.
+
+    Everything about a place (zone, owner, face down, counters, flags) stays with the
+    place; only which card lies there changes, so ``order[k]`` takes ``group[k]``'s
+    record with its own definition.  ``st``'s records are its own (a clone's), and each
+    goes to exactly one card, so they are changed in place.  (Compiled, `make compiled`:
+    a search deals every hidden card again at each of its iterations.)"""
+    comps = st["comps"]
+    zones = st["zones"]
+    records = [comps[cid] for cid in group]
+    for k in range(len(group)):
+        zone, index = places[k]
+        cid = order[k]
+        record = records[k]
+        zones[zone][index] = cid
+        record["d"] = dealt_from[cid]["d"]
+        comps[cid] = record
+
+
 def canonical_json(st: State) -> str:
     return json.dumps(st, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
 
