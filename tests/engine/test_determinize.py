@@ -11,6 +11,7 @@ import pytest
 
 import rulecraft
 from rulecraft.rng import Rng, shuffled
+from rulecraft.runtime import incremental
 from rulecraft.runtime.engine import visible_to
 from rulecraft.runtime.game import Game
 from rulecraft.runtime.state import State, clone_state, state_hash
@@ -61,3 +62,26 @@ def test_determinize_deals_each_kind_card_by_card_from_the_seeded_stream(name: s
                     dealt_any = dealt_any or dealt.state_hash() != game.state_hash()
             game.choose(rng.choice(game.legal_ids()))
     assert dealt_any  # some card was hidden and moved: the comparison had something to see
+
+
+@pytest.mark.parametrize("name", ["radlands", "waste_knights"])
+def test_a_dealt_world_offers_what_a_world_remembering_nothing_offers(name: str) -> None:
+    """A determinization keeps what its context knows of the piles (which may hold cards
+    with abilities) and forgets what depends on which card lies where; the menus it lists
+    then are those of a twin that has forgotten everything."""
+    game = rulecraft.load(name).new_game(seed=4)
+    rng = random.Random(4)
+    for _ in range(12):
+        game.choose(rng.choice(game.legal_ids()))
+    for deal in range(3):
+        world = game.determinize(game.state["active"], deal)
+        twin = world.clone()
+        incremental.forget(twin._ctx())
+        for _ in range(30):
+            if world.result is not None:
+                break
+            assert world.legal_ids() == twin.legal_ids()
+            choice = rng.choice(world.legal_ids())
+            world.choose(choice)
+            twin.choose(choice)
+        assert world.state_hash() == twin.state_hash()

@@ -409,7 +409,8 @@ class Game:
         """An independent copy that keeps no log and no undo history (cheap)."""
         copy = type(self)(self.ruleset, clone_state(self._st), None, None, by_def=self._by_def)
         ctx = self._ctx_cache
-        if ctx is not None and ctx.st is self._st and ctx.moved is not None:
+        remembers = ctx is not None and (ctx.moved is not None or ctx.ability_piles is not None)
+        if remembers and ctx is not None and ctx.st is self._st:
             incremental.carry(ctx, copy._ctx())  # what is remembered holds for the copy
         return copy
 
@@ -676,7 +677,7 @@ class Game:
             redeal(st, original, group, places, new_order)
         st["rng"] = [rng.seed ^ 0x5DEECE66D, 0]
         copy._decision_cache = None
-        incremental.forget(copy._ctx())  # cards were swapped in their piles, not moved
+        incremental.redealt(copy._ctx())  # cards were swapped in their piles, not moved
         return copy
 
     def _deal_plan(self, seat: int) -> list[tuple[list[str], list[tuple[str, int]]]]:

@@ -173,10 +173,17 @@ def carry(ctx: Ctx, to: Ctx) -> None:
 
 def forget(ctx: Ctx) -> None:
     """Forget what is remembered: the state was rewritten in place (an arranged position)."""
+    redealt(ctx)
+    ctx.ability_piles = None
+
+
+def redealt(ctx: Ctx) -> None:
+    """Forget what depends on which card lies where: cards were swapped in their piles
+    (a determinization), no pile was added or taken away, so which piles may hold cards
+    with abilities (:attr:`Ctx.ability_piles`) is still known."""
     ctx.kept = None
     ctx.owned = None
     ctx.moved = None
     ctx.rows = None
-    ctx.ability_piles = None
     ctx.activity = None
     ctx.instances = None

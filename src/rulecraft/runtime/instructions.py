@@ -15,7 +15,7 @@ from rulecraft.runtime import engine as E
 from rulecraft.runtime import ids, incremental, plan
 from rulecraft.runtime.engine import Ctx, RuleError
 from rulecraft.runtime.ids import COPY, DEFINITION, PLAYER, SPACE, ZONE
-from rulecraft.runtime.program import ActionSpec, ExprFn, Instr, KeptSpaces, Label
+from rulecraft.runtime.program import AbilitySpec, ActionSpec, ExprFn, Instr, KeptSpaces, Label
 from rulecraft.runtime.state import State
 
 
@@ -433,8 +433,12 @@ def _can_pay(ctx: Ctx, cost: tuple[tuple[str, ExprFn], ...], seat: int) -> bool:
 
 
 def _can_pay_fixed(ctx: Ctx, cost: tuple[tuple[str, int], ...], seat: int) -> bool:
-    """:func:`_can_pay` for a cost written as numbers (``AbilitySpec.fixed_cost``)."""
-    return all(_held(ctx, unit, seat) >= amount for unit, amount in cost)
+    """:func:`_can_pay` for a cost written as numbers (``AbilitySpec.fixed_cost``).  (A
+    loop, not all(): compiled, a generator costs more than the test.)"""
+    for unit, amount in cost:  # noqa: SIM110
+        if _held(ctx, unit, seat) < amount:
+            return False
+    return True
 
 
 def _held(ctx: Ctx, unit: str, seat: int) -> Any:
@@ -582,6 +586,15 @@ def _ability_piles(ctx: Ctx, seat: int) -> list[tuple[str, str]]:
     return piles
 
 
+def _ability_keys(ab: AbilitySpec, cid: str) -> tuple[str, str | None]:
+    """The option id of ``ab`` on component ``cid`` and the key of its limit, remembered
+    with the ability (:attr:`AbilitySpec.keys`)."""
+    option = ids.ability_option(cid, ab.index)
+    keys = (option, _limit_key(ab.limit, option))
+    ab.keys[cid] = keys
+    return keys
+
+
 def _ability_options(ctx: Ctx, seat: int) -> list[list[Any]]:
     st = ctx.st
     prog = ctx.prog
@@ -610,14 +623,16 @@ def _ability_options(ctx: Ctx, seat: int) -> list[list[Any]]:
             for ab in abilities:
                 if ab.side is not None and ab.side != side:
                     continue
-                option = ids.ability_option(cid, ab.index)
-                lkey = _limit_key(ab.limit, option)
+                keys = ab.keys.get(cid)
+                if keys is None:
+                    keys = _ability_keys(ab, cid)
+                option, lkey = keys
                 if lkey is not None and used.get(lkey):
                     continue
-                ctx.loc = {"you": you, "this": cid}
                 fixed = ab.fixed_cost
                 if fixed is not None and not _can_pay_fixed(ctx, fixed, seat):
                     continue  # (cheaper than the condition, and as final)
+                ctx.loc = {"you": you, "this": cid}
                 if ab.condition is not None and not ab.condition(ctx):
                     continue
                 if fixed is None and not _can_pay(ctx, ab.cost, seat):

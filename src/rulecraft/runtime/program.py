@@ -123,6 +123,10 @@ class AbilitySpec:
     #: changes anything; a computed cost, None here, keeps its place after the condition,
     #: which may be what keeps it from failing.)
     fixed_cost: tuple[tuple[str, int], ...] | None = None
+    #: Component id -> this ability's option id for it and the key its ``once per``
+    #: limit counts uses under (``None``: no limit), made once: a menu lists every
+    #: ability of every card in play at each decision (:func:`instructions._ability_keys`).
+    keys: dict[str, tuple[str, str | None]] = field(default_factory=dict, compare=False)
 
 
 @dataclass(frozen=True, slots=True, eq=False)  # (one per where: hashed as itself)
