@@ -11,7 +11,7 @@ from rulecraft.compile.amounts import _unit_span
 from rulecraft.compile.scope import Scope, _Code
 from rulecraft.language import ast
 from rulecraft.runtime import ids
-from rulecraft.runtime.instructions import _enter_entry
+from rulecraft.runtime.instructions import _enter_entry, limit_key
 from rulecraft.runtime.program import ActionSpec, EntryDef, Routine
 
 if TYPE_CHECKING:
@@ -64,6 +64,9 @@ def compile_actions(c: Compiler) -> dict[str, ActionSpec]:
             limit=a.limit,
             condition=c.expr(a.condition, scope) if a.condition else None,
             routine=c.routine(f"action.{name}", a.body, scope),
+            option=ids.action_option(name),
+            option_stem=ids.action_option(name, ""),
+            limit_key=limit_key(a.limit, ids.action_option(name)),
             kept=kept,
             kept_options=()
             if kept is None

@@ -429,7 +429,12 @@ def _round_end(body: int | None, rotate: bool, labels: dict[str, Any]) -> Instr:
 
 
 def _can_pay(ctx: Ctx, cost: tuple[tuple[str, ExprFn], ...], seat: int) -> bool:
-    return all(_held(ctx, unit, seat) >= _amount(fn(ctx), "costs") for unit, fn in cost)
+    """Does ``seat`` hold what ``cost`` asks?  (A loop, not all(): compiled, a generator
+    costs more than the test.)"""
+    for unit, fn in cost:  # noqa: SIM110
+        if _held(ctx, unit, seat) < _amount(fn(ctx), "costs"):
+            return False
+    return True
 
 
 def _can_pay_fixed(ctx: Ctx, cost: tuple[tuple[str, int], ...], seat: int) -> bool:
@@ -456,7 +461,9 @@ def _pay(ctx: Ctx, cost: tuple[tuple[str, ExprFn], ...], seat: int) -> None:
         E.res_set(ctx, owner, unit, E.res_get(ctx, owner, unit) - _amount(fn(ctx), "costs"))
 
 
-def _limit_key(limit: str | None, what: str) -> str | None:
+def limit_key(limit: str | None, what: str) -> str | None:
+    """The key under which ``used`` counts the uses of ``what`` (an option id) limited
+    ``once per`` ``limit`` (``turn|act:draw``); ``None`` for no limit."""
     if limit is None:
         return None
     return f"{limit}|{what}"
@@ -490,18 +497,15 @@ def _menu_options(ctx: Ctx, index: int) -> list[list[Any]]:
             if phase.distinct and used.get(f"phase|did:{name}"):
                 continue
             act = prog.actions[name]
-            if act.limit is not None:  # (no option id built for an action without one)
-                key = _limit_key(act.limit, ids.action_option(name))
-                if key is not None and used.get(key):
-                    continue
+            if act.limit_key is not None and used.get(act.limit_key):
+                continue
             if act.for_collection is None:
                 ctx.loc = {"you": you, "this": None}
                 if act.condition is not None and not act.condition(ctx):
                     continue
                 if not _can_pay(ctx, act.cost, seat):
                     continue
-                option = ids.action_option(name)
-                options.append([option, E.text_of(ctx, act.label), ["act", name, None]])
+                options.append([act.option, E.text_of(ctx, act.label), ["act", name, None]])
                 continue
             local: dict[str, Any] = {"you": you, "this": None}
             ctx.loc = local
@@ -512,7 +516,7 @@ def _menu_options(ctx: Ctx, index: int) -> list[list[Any]]:
             var = act.for_var or "it"
             condition = act.condition
             cost = act.cost
-            stem = ids.action_option(name, "")  # "act:NAME:": each option adds its value's id
+            stem = act.option_stem  # "act:NAME:": each option adds its value's id
             for value in E.as_list(ctx, act.for_collection(ctx)):
                 local[var] = value
                 if condition is not None and not condition(ctx):
@@ -590,7 +594,7 @@ def _ability_keys(ab: AbilitySpec, cid: str) -> tuple[str, str | None]:
     """The option id of ``ab`` on component ``cid`` and the key of its limit, remembered
     with the ability (:attr:`AbilitySpec.keys`)."""
     option = ids.ability_option(cid, ab.index)
-    keys = (option, _limit_key(ab.limit, option))
+    keys = (option, limit_key(ab.limit, option))
     ab.keys[cid] = keys
     return keys
 
@@ -675,7 +679,7 @@ def _menu(index: int) -> Instr:
                     ctx.loc = saved
                 if phase.distinct:
                     used[f"phase|did:{act.name}"] = 1
-                key = _limit_key(act.limit, ids.action_option(act.name))
+                key = act.limit_key
                 if key:
                     used[key] = int(used.get(key, 0)) + 1
                 if ctx.log is not None:
@@ -744,7 +748,7 @@ def _use_ability(ctx: Ctx, cid: str, i: int, seat: int) -> None:
     option = ids.ability_option(cid, i)
     used["turn|" + option] = 1
     used["phase|did:abilities"] = 1
-    key = _limit_key(ab.limit, option)
+    key = limit_key(ab.limit, option)
     if key:
         used[key] = int(used.get(key, 0)) + 1
     if ctx.log is not None:

@@ -162,6 +162,12 @@ class ActionSpec:
     limit: str | None
     condition: ExprFn | None
     routine: int
+    #: The ids a menu offers the action under, written once by the compiler: the
+    #: action's own (``act:NAME``), the stem each value's id follows (``act:NAME:``),
+    #: and the key its ``once per`` limit counts uses under (``None``: no limit).
+    option: str
+    option_stem: str
+    limit_key: str | None
     #: ``for_collection`` kept up to date as pieces move, when it can be (else ``None``)
     kept: KeptSpaces | None = None
     #: the option id of each of ``kept``'s spaces, in its order (written once: a menu
