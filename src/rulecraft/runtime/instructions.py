@@ -429,21 +429,13 @@ def _round_end(body: int | None, rotate: bool, labels: dict[str, Any]) -> Instr:
 
 
 def _can_pay(ctx: Ctx, cost: tuple[tuple[str, ExprFn], ...], seat: int) -> bool:
-    """Does ``seat`` hold what ``cost`` asks?  (A loop, not all(): compiled, a generator
-    costs more than the test.)"""
-    for unit, fn in cost:  # noqa: SIM110
-        if _held(ctx, unit, seat) < _amount(fn(ctx), "costs"):
-            return False
-    return True
+    """Does ``seat`` hold what ``cost`` asks?"""
+    return all(_held(ctx, unit, seat) >= _amount(fn(ctx), "costs") for unit, fn in cost)
 
 
 def _can_pay_fixed(ctx: Ctx, cost: tuple[tuple[str, int], ...], seat: int) -> bool:
-    """:func:`_can_pay` for a cost written as numbers (``AbilitySpec.fixed_cost``).  (A
-    loop, not all(): compiled, a generator costs more than the test.)"""
-    for unit, amount in cost:  # noqa: SIM110
-        if _held(ctx, unit, seat) < amount:
-            return False
-    return True
+    """:func:`_can_pay` for a cost written as numbers (``AbilitySpec.fixed_cost``)."""
+    return all(_held(ctx, unit, seat) >= amount for unit, amount in cost)
 
 
 def _held(ctx: Ctx, unit: str, seat: int) -> Any:
