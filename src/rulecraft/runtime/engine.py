@@ -259,18 +259,29 @@ def visible_to(ctx: Ctx, cid: str, seat: int | None) -> bool:
     if comp.get("down"):
         return bool(comp.get("seen") and seat in comp["seen"])
     key = comp["z"]
-    # (a space's key names no zone: zone_name gives it back, and it is public like any
-    # pile no zone declares)
-    spec = ctx.prog.zones.get(zone_name(key))
-    if spec is None or spec.visibility == "public":
+    sight = ctx.prog.pile_sight.get(key)
+    if sight is None:
+        sight = _pile_sight(ctx.prog, key)
+    visibility, owner = sight
+    if visibility == "public":
         return True
     if comp.get("up"):
         return True
     if comp.get("seen") and seat in comp["seen"]:
         return True  # a private look: reveal ... to P, look at ...
-    if spec.visibility == "owner":
-        return zone_owner(key) == seat
+    if visibility == "owner":
+        return owner == seat
     return False
+
+
+def _pile_sight(prog: Program, key: str) -> tuple[str, int | None]:
+    """Who may see the cards of pile ``key`` (:attr:`Program.pile_sight`, kept there)."""
+    # (a space's key names no zone: zone_name gives it back, and it is public like any
+    # pile no zone declares)
+    spec = prog.zones.get(zone_name(key))
+    sight = ("public" if spec is None else spec.visibility, zone_owner(key))
+    prog.pile_sight[key] = sight
+    return sight
 
 
 def public_props(ctx: Ctx, cid: str) -> dict[str, Any]:

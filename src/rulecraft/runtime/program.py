@@ -436,3 +436,9 @@ class Program:
     #: immutable, and making one (die types looked up, checked, hashed) cost more than
     #: rolling it.
     pools: dict[tuple[Any, ...], Any] = field(default_factory=dict, compare=False, repr=False)
+    #: Pile key -> who may see its cards face up: its zone's visibility (``public`` for a
+    #: space or a pile no zone declares) and the seat owning it (``engine.visible_to``,
+    #: asked for every card a menu offers; learned as piles are met).
+    pile_sight: dict[str, tuple[str, int | None]] = field(
+        default_factory=dict, compare=False, repr=False
+    )
