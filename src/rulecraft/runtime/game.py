@@ -409,8 +409,7 @@ class Game:
         """An independent copy that keeps no log and no undo history (cheap)."""
         copy = type(self)(self.ruleset, clone_state(self._st), None, None, by_def=self._by_def)
         ctx = self._ctx_cache
-        remembers = ctx is not None and (ctx.moved is not None or ctx.ability_piles is not None)
-        if remembers and ctx is not None and ctx.st is self._st:
+        if ctx is not None and ctx.st is self._st and incremental.remembers(ctx):
             incremental.carry(ctx, copy._ctx())  # what is remembered holds for the copy
         return copy
 

@@ -160,6 +160,11 @@ def space_index(mp: MapSpec) -> dict[str, int]:
     return found
 
 
+def remembers(ctx: Ctx) -> bool:
+    """Does ``ctx`` remember anything :func:`carry` would copy?"""
+    return ctx.moved is not None or ctx.ability_piles is not None
+
+
 def carry(ctx: Ctx, to: Ctx) -> None:
     """What ``ctx`` remembers, remembered by ``to`` too (a context over a clone of its
     state: the copies change apart from then on)."""
