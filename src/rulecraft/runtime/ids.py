@@ -26,6 +26,11 @@ id it holds), so they are plain functions over slices, as fast as the tests they
 replace: ``value[:2] == "z:"`` rather than ``value.startswith("z:")``.  The constants
 below are public for the few loops that test one prefix over every zone of the state
 (they compare ``key[:2] == SPACE`` in place, saving a call per zone).
+
+The keys of piles and components (:func:`zone_key`, :func:`space_id`, :func:`def_id`,
+:func:`component_id`) come out interned (``sys.intern``): a key that compiled rules hold
+as a constant and the same key in the state are one object, which a dictionary finds by
+identity, without comparing characters (``tests/engine/test_interned_keys.py``).
 """
 
 from __future__ import annotations
@@ -152,7 +157,7 @@ def zone_key(name: str, owner: int | None = None) -> str:
     >>> zone_key("hand", 0), zone_key("pile")
     ('z:hand@0', 'z:pile')
     """
-    return f"z:{name}" if owner is None else f"z:{name}@{owner}"
+    return sys.intern(f"z:{name}" if owner is None else f"z:{name}@{owner}")
 
 
 def is_zone(value: object) -> bool:
@@ -265,7 +270,7 @@ def space_id(name: str) -> str:
     >>> space_id("b2")
     's:b2'
     """
-    return "s:" + name
+    return sys.intern("s:" + name)
 
 
 def is_space(value: object) -> bool:
@@ -293,7 +298,7 @@ def def_id(name: str) -> str:
     >>> def_id("goblin")
     'd:goblin'
     """
-    return "d:" + name
+    return sys.intern("d:" + name)
 
 
 def is_def(value: object) -> bool:
@@ -331,7 +336,7 @@ def component_id(definition: str, copy: int) -> str:
     >>> component_id("mark", 2)
     'mark#2'
     """
-    return f"{definition}#{copy}"
+    return sys.intern(f"{definition}#{copy}")
 
 
 def is_component(value: object) -> bool:
