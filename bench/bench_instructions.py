@@ -5,16 +5,25 @@
 
 Timings on this machine move by 20-30% from run to run (a shared virtual machine), so a
 change worth 5% cannot be seen in playouts per second.  Instructions can: each side plays
-the same random playouts (``new_game(seed=0)`` cloned, moves drawn by ``random.Random(n)``
-for playout ``n``) under valgrind's callgrind, twice, with ``N`` playouts and with none;
-the difference divided by ``N`` is what one playout costs, the start-up (imports, loading
-the ruleset) left out.  ``PYTHONHASHSEED=0`` makes the count repeat to the instruction.
+the same random playouts (``new_game(seed=0)`` cloned, moves drawn by one
+``random.Random(1)``, as ``bench_engine.py`` draws them) under valgrind's callgrind,
+twice, with ``N`` playouts and with none; the difference divided by ``N`` is what one
+playout costs, the start-up (imports, loading the ruleset) left out.
+``PYTHONHASHSEED=0`` makes the count repeat to the instruction.
 
 Instructions are not time (a cache miss costs more than an add), so this complements
 ``bench_engine.py``, it does not replace it.  ``--compiled`` builds each side's runtime
 with mypyc first (the modules its own ``pyproject.toml`` names, as ``pip install .``
 does).  Without valgrind the benchmark says so and measures nothing.  Prints one
 ``SUMMARY instructions:`` line and writes ``bench/baseline/instructions.json``.
+
+With OpenSpiel installed (``pip install open_spiel``), the same count is made for its C++
+Tic-Tac-Toe and Connect Four through the same driver (``clone()``, ``legal_actions()``,
+``rng.choice``, ``apply_action()`` from Python, one ``random.Random(1)``),
+and the summary gives OpenSpiel's count over rulecraft's: ``bench_engine.py``'s playout
+ratio counted in instructions, which a busy machine does not move (timed, the ratio moved
+from 0.10x to 0.04x between two days with the same code: the interpreter's loop suffers
+more from a loaded host than compiled C++ does).
 """
 
 from __future__ import annotations
@@ -47,24 +56,42 @@ import random, sys
 import rulecraft
 ruleset = rulecraft.load(sys.argv[1])
 start = ruleset.new_game(seed=0)
+rng = random.Random(1)
 for n in range(int(sys.argv[2])):
     game = start.clone()
-    rng = random.Random(n)
     while game.result is None:
         game.choose(rng.choice(game.legal_ids()))
 """
 
 
-def instructions(src: Path, name: str, playouts: int) -> int:
-    """Every instruction callgrind counts for ``playouts`` playouts of ``name`` on ``src``."""
+#: The same playouts of OpenSpiel's C++ game, driven from Python alike.
+OPENSPIEL_PLAYOUT = """
+import random, sys
+import pyspiel
+start = pyspiel.load_game(sys.argv[1]).new_initial_state()
+rng = random.Random(1)
+for n in range(int(sys.argv[2])):
+    state = start.clone()
+    while not state.is_terminal():
+        state.apply_action(rng.choice(state.legal_actions()))
+"""
+
+#: OpenSpiel's name of each bundled ruleset it also plays.
+OPENSPIEL_GAMES = {"tictactoe": "tic_tac_toe", "connect4": "connect_four"}
+
+
+def instructions(src: Path | None, script: str, game: str, playouts: int) -> int:
+    """Every instruction callgrind counts for ``playouts`` playouts of ``game`` run by
+    ``script`` with ``src`` first on the import path (``None``: this environment's)."""
     with tempfile.TemporaryDirectory(prefix="rulecraft-callgrind-") as tmp:
-        env = {**os.environ, "PYTHONPATH": str(src), "PYTHONHASHSEED": "0"}
+        env = {**os.environ, "PYTHONHASHSEED": "0"}
+        if src is not None:
+            env["PYTHONPATH"] = str(src)
         valgrind = ["valgrind", "--tool=callgrind", f"--callgrind-out-file={tmp}/out"]
-        ruleset = str(ROOT / "rulesets" / name)  # the working tree's, for both engines
-        command = [*valgrind, sys.executable, "-c", PLAYOUT, ruleset, str(playouts)]
+        command = [*valgrind, sys.executable, "-c", script, game, str(playouts)]
         done = subprocess.run(command, env=env, capture_output=True, text=True, check=False)
     if done.returncode != 0:
-        raise RuntimeError(f"{name} on {src} failed:\n" + done.stderr[-3000:])
+        raise RuntimeError(f"{game} on {src} failed:\n" + done.stderr[-3000:])
     for line in done.stderr.splitlines():
         if "Collected :" in line:
             return int(line.rsplit(":", 1)[1].strip())
@@ -73,7 +100,24 @@ def instructions(src: Path, name: str, playouts: int) -> int:
 
 def per_playout(src: Path, name: str) -> float:
     playouts = PLAYOUTS.get(name, DEFAULT_PLAYOUTS)
-    return (instructions(src, name, playouts) - instructions(src, name, 0)) / playouts
+    ruleset = str(ROOT / "rulesets" / name)  # the working tree's, for both engines
+    made = instructions(src, PLAYOUT, ruleset, playouts)
+    return (made - instructions(src, PLAYOUT, ruleset, 0)) / playouts
+
+
+def openspiel_per_playout(name: str) -> float | None:
+    """OpenSpiel's instructions per playout of the game ``name`` (a ruleset's name), or
+    ``None`` when OpenSpiel is not installed or does not have the game."""
+    game = OPENSPIEL_GAMES.get(name)
+    try:
+        import pyspiel  # noqa: F401  (only whether it is there)
+    except ImportError:
+        return None
+    if game is None:
+        return None
+    playouts = PLAYOUTS.get(name, DEFAULT_PLAYOUTS)
+    made = instructions(None, OPENSPIEL_PLAYOUT, game, playouts)
+    return (made - instructions(None, OPENSPIEL_PLAYOUT, game, 0)) / playouts
 
 
 def compiled(side: Path, into: Path) -> Path:
@@ -100,6 +144,25 @@ def sides(rev: str, tmp: Path, build: bool) -> dict[str, Path]:
     return {rev: compiled(old, tmp / "old-built"), "working tree": compiled(new, tmp / "new-built")}
 
 
+def summary(results: dict[str, dict[str, float]], against: str, build: str) -> str:
+    """The ``SUMMARY`` line: each ruleset's count against the earlier engine's, and
+    OpenSpiel's over the working tree's where it was counted (the playout ratio)."""
+    parts = []
+    for name, got in results.items():
+        part = (
+            f"{name} {got['working tree'] / 1000:,.0f}k vs {got[against] / 1000:,.0f}k "
+            f"({got['working tree'] / got[against]:.2f}x"
+        )
+        peer = got.get("openspiel_cpp")
+        if peer is not None:
+            part += f"; OpenSpiel C++ {peer / 1000:,.0f}k, {peer / got['working tree']:.3f}x of it"
+        parts.append(part + ")")
+    return (
+        f"SUMMARY instructions: per random playout ({build}), working tree vs {against}: "
+        + ", ".join(parts)
+    )
+
+
 def main(argv: list[str]) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--against", default="HEAD~1", help="the earlier engine's revision")
@@ -115,16 +178,11 @@ def main(argv: list[str]) -> int:
         engines = sides(args.against, Path(tmp), args.compiled)
         for name in args.rulesets:
             results[name] = {label: per_playout(src, name) for label, src in engines.items()}
+            peer = openspiel_per_playout(name)
+            if peer is not None:
+                results[name]["openspiel_cpp"] = peer
             print(f"{name}: {results[name]}", flush=True)
-    parts = [
-        f"{name} {got['working tree'] / 1000:,.0f}k vs {got[args.against] / 1000:,.0f}k "
-        f"({got['working tree'] / got[args.against]:.2f}x)"
-        for name, got in results.items()
-    ]
-    print(
-        f"SUMMARY instructions: per random playout ({build}), working tree vs "
-        f"{args.against}: " + ", ".join(parts)
-    )
+    print(summary(results, args.against, build))
     machine = benchkit.machine()
     machine.pop("engine")  # (this process's own: the engines measured ran in their own)
     out: dict[str, Any] = {
