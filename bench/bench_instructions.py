@@ -4,12 +4,15 @@
     .venv/bin/python bench/bench_instructions.py --against 6943e47 --compiled connect4
 
 Timings on this machine move by 20-30% from run to run (a shared virtual machine), so a
-change worth 5% cannot be seen in playouts per second.  Instructions can: each side plays
+change worth 10% is hard to see in playouts per second.  Instructions help: each side plays
 the same random playouts (``new_game(seed=0)`` cloned, moves drawn by one
 ``random.Random(1)``, as ``bench_engine.py`` draws them) under valgrind's callgrind,
 twice, with ``N`` playouts and with none; the difference divided by ``N`` is what one
 playout costs, the start-up (imports, loading the ruleset) left out.
-``PYTHONHASHSEED=0`` makes the count repeat to the instruction.
+``PYTHONHASHSEED=0`` makes the count repeat to the instruction, but not across ways of
+starting the same code: 38bd989's pure Tic-Tac-Toe counted 1,264k a playout run as here
+(``python -c``) and 1,327k run from a script file (probably because where objects lie moves the
+cost of whatever hashes by address).  A change of a few percent is inside that.
 
 Instructions are not time (a cache miss costs more than an add), so this complements
 ``bench_engine.py``, it does not replace it.  ``--compiled`` builds each side's runtime
