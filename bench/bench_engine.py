@@ -61,8 +61,10 @@ from typing import Any
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, os.environ.get("RULECRAFT_BENCH_SRC", str(ROOT / "src")))
+sys.path.insert(0, str(ROOT / "bench"))  # benchkit, also when loaded by path
 
 import rulecraft  # noqa: E402
+from benchkit import engine_build  # noqa: E402
 from rulecraft import Game, Ruleset  # noqa: E402  (the public names: older engines too)
 
 # CPU time of this process, not wall time: other developers' test runs share the two cores,
@@ -382,9 +384,25 @@ def machine_info() -> dict[str, Any]:
         "date": datetime.date.today().isoformat(),
         "commit": commit,
         "engine_src": os.environ.get("RULECRAFT_BENCH_SRC", "working tree"),
+        "engine": engine_build(),
         "load_average_1min_at_start": round(os.getloadavg()[0], 2),
         "open_spiel": openspiel,
     }
+
+
+def runtime_hint(build: str) -> str:
+    """What the summary adds after the runtime's name: the pure-Python runtime plays about
+    3x slower than the compiled one (a wheel's, ``make compiled``'s), so a run of the pure
+    one while a compiled one is built says how to measure that instead (on 4 December a
+    pure run's ratios, 0.03x-0.04x, were read as a loaded host's).
+
+    >>> runtime_hint("compiled (mypyc)")
+    ''
+    """
+    compiled = ROOT / "build" / "compiled" / "src"
+    if build != "pure Python" or not compiled.is_dir():
+        return ""
+    return f" (RULECRAFT_BENCH_SRC={compiled.relative_to(ROOT)} measures the compiled one)"
 
 
 def ratio(results: dict[str, Any], a: str, b: str) -> float | None:
@@ -653,7 +671,8 @@ def main(argv: list[str]) -> int:
     )
     skipped = [name for name, r in rulesets.items() if "skipped" in r or "error" in r]
     print(
-        "SUMMARY engine: playouts/s ttt "
+        f"SUMMARY engine: {machine['engine']} runtime{runtime_hint(machine['engine'])}; "
+        "playouts/s ttt "
         f"{rate('rulecraft_tic_tac_toe')} vs OpenSpiel py {rate('openspiel_python_tic_tac_toe')} "
         f"({fmt_ratio(ratios['tic_tac_toe_rulecraft_over_openspiel_python'])}), "
         f"C++ {rate('openspiel_cpp_tic_tac_toe')} "
