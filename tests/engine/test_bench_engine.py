@@ -2,7 +2,7 @@
 
 On 4 December a run of the pure-Python runtime gave Tic-Tac-Toe 0.032x-0.045x of
 OpenSpiel's C++ game, and the ratio was put down to a loaded host; the compiled runtime
-gave 0.093x-0.116x on the next day's host, where the pure one gave 0.035x-0.037x again.
+gave 0.093x-0.116x later that day, where the pure one gave 0.035x-0.037x again.
 The summary line now names the runtime, and a pure run beside a compiled build says how to
 time that one."""
 
