@@ -42,7 +42,9 @@ sys.path.insert(0, str(ROOT / "bench"))  # benchkit, also when loaded by path
 
 from tests.agents.fakegames import HiddenDuel, Nim, TicTacToe, TicTacToeFactory  # noqa: E402
 
-from benchkit import machine  # noqa: E402
+import rulecraft  # noqa: E402
+import rulecraft.bots.agents as agents_module  # noqa: E402
+from benchkit import bot_games, machine  # noqa: E402
 from rulecraft.bots.agents import (  # noqa: E402
     MCTSAgent,
     RandomAgent,
@@ -321,19 +323,14 @@ def strength(
 def cpu_per_game(ruleset: str, spec: str, games: int, seed: int = 0) -> dict[str, Any]:
     """CPU seconds (``time.process_time``) of whole games of ``spec`` against ``random``
     (the bot in seat ``i % 2`` of game ``i``) and of ``random`` against ``random`` on the same
-    seeds; the agents are seeded as ``simulate`` seeds them."""
-    factory = RulesetGameFactory(ruleset, 2)
+    seeds; the agents are seeded as ``simulate`` seeds them (:func:`benchkit.bot_games`)."""
+    loaded = rulecraft.load(ruleset)
     out: dict[str, Any] = {"ruleset": ruleset, "bot": spec, "games": games, "seeds": []}
     for label, bot_spec in (("bot", spec), ("random", "random")):
         rows = []
-        for i in range(games):
-            game_seed = seed + i
-            specs = [bot_spec, "random"] if i % 2 == 0 else ["random", bot_spec]
-            agents = [make_agent(sp, game_seed * 1009 + s) for s, sp in enumerate(specs)]
-            game = factory(game_seed)
-            started = time.process_time()
-            played = play_game(game, agents)
-            cpu = time.process_time() - started
+        for i, (game_seed, cpu, played) in enumerate(
+            bot_games(agents_module, loaded, bot_spec, games, seed)
+        ):
             bot_seat = i % 2
             won = bot_seat in played.result.winners and len(played.result.winners) == 1
             rows.append(

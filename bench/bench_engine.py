@@ -36,7 +36,14 @@ the number of rounds (3).  The summary gives each round's own ratio and their me
 ``--its-rulesets`` gives the old engine the rulesets
 of ``REV`` (exported with its ``src/``) instead of the working tree's: for an engine far
 back, which cannot read today's rulesets; the two sides then play their own versions of each
-game, which the summary says.
+game, which the summary says.  ``--bot SPEC`` times whole games of that agent against
+``random`` instead of random playouts (``--games`` of them a round, default 4, on seeds
+``1000 * round`` on, the bot's seat alternating, as ``bench_agents.py --cpu`` plays them),
+and gives each side's CPU seconds a game: the MCTS target's time against the engine the
+issue started from, in one run::
+
+    RULECRAFT_BENCH_SRC=build/compiled/src .venv/bin/python bench/bench_engine.py \
+        --against 6943e47 --its-rulesets --bot mcts:100/d30 --rounds 1 radlands
 """
 
 from __future__ import annotations
@@ -64,7 +71,7 @@ sys.path.insert(0, os.environ.get("RULECRAFT_BENCH_SRC", str(ROOT / "src")))
 sys.path.insert(0, str(ROOT / "bench"))  # benchkit, also when loaded by path
 
 import rulecraft  # noqa: E402
-from benchkit import engine_build  # noqa: E402
+from benchkit import bot_games, engine_build  # noqa: E402
 from rulecraft import Game, Ruleset  # noqa: E402  (the public names: older engines too)
 
 # CPU time of this process, not wall time: other developers' test runs share the two cores,
@@ -436,6 +443,7 @@ def profile_playouts(seconds: float = 5.0, top: int = 25) -> str:
 AGAINST_RULESETS = ("tictactoe", "connect4", "radlands", "waste_knights")
 AGAINST_ROUNDS = 3
 AGAINST_ROUND_S = 3.0
+AGAINST_BOT_GAMES = 4  # games of a bot (--bot) each side plays in a round
 #: Rulesets whose playouts start from a clone of one start state (OpenSpiel's loop); the
 #: others start a new game per playout, so their deals and setups differ.
 FROM_CLONE = ("tictactoe", "connect4")
@@ -470,6 +478,24 @@ def worker_playouts(
     return {"games": games, "decisions": decisions, "cpu_s": elapsed}
 
 
+def worker_bot_games(name: str, spec: str, games: int, seed: int) -> dict[str, float]:
+    """:func:`benchkit.bot_games` in this process, summed: the agents come from
+    ``rulecraft.bots.agents``, or ``rulecraft.interpreter.agents`` in an engine from before
+    the package was layered."""
+    try:
+        agents = importlib.import_module("rulecraft.bots.agents")
+    except ImportError:
+        agents = importlib.import_module("rulecraft.interpreter.agents")
+    rulesets = Path(os.environ.get("RULECRAFT_BENCH_RULESETS", str(ROOT / "rulesets")))
+    ruleset = rulecraft.load(rulesets / name)
+    played = list(bot_games(agents, ruleset, spec, games, seed))
+    return {
+        "games": games,
+        "decisions": sum(game.decisions for _, _, game in played),
+        "cpu_s": sum(cpu for _, cpu, _ in played),
+    }
+
+
 def export_revision(rev: str, into: Path, parts: tuple[str, ...] = ("src",)) -> Path:
     """``src/`` (and any other ``parts``) of git revision ``rev`` written under ``into``
     (the shared tree untouched); the exported ``src``."""
@@ -487,11 +513,16 @@ def run_worker(
     seed: int,
     rulesets: Path | None = None,
     games: int | None = None,
+    bot: str | None = None,
 ) -> dict[str, float]:
-    """One round of :func:`worker_playouts` in a fresh process importing ``src``."""
+    """One round of :func:`worker_playouts` (or with ``bot``, of
+    :func:`worker_bot_games`: then ``games`` is due) in a fresh process importing ``src``."""
     env = {**os.environ, "PYTHONPATH": str(src), "RULECRAFT_BENCH_SRC": str(src)}
     env["RULECRAFT_BENCH_RULESETS"] = str(rulesets or ROOT / "rulesets")
     fixed = [str(games)] if games is not None else []
+    if bot is not None:
+        assert games is not None, "a bot plays a fixed number of games"
+        fixed.append(bot)
     out = subprocess.run(
         [sys.executable, __file__, "--worker", name, str(seconds), str(seed), *fixed],
         env=env,
@@ -518,8 +549,10 @@ def against(
     its_rulesets: bool = False,
     games: int | None = None,
     rounds: int = AGAINST_ROUNDS,
+    bot: str | None = None,
 ) -> int:
-    """The engine of ``rev`` and the working tree's, side by side (see the module text)."""
+    """The engine of ``rev`` and the working tree's, side by side (see the module text);
+    with ``bot``, whole games of that agent against ``random`` instead of random playouts."""
     import tempfile
 
     with tempfile.TemporaryDirectory(prefix="rulecraft-bench-") as tmp:
@@ -534,10 +567,10 @@ def against(
             for name in names:
                 for label, src in engines.items():
                     own = old_rulesets if label == "old" else None
-                    got = run_worker(src, name, AGAINST_ROUND_S, 1000 * r, own, games)
+                    got = run_worker(src, name, AGAINST_ROUND_S, 1000 * r, own, games, bot)
                     rates[name][label].append(got["games"] / got["cpu_s"])
                     print(f"round {r} {name} {label}: {got}", flush=True)
-    print(against_summary(rev, rates, its_rulesets, games))
+    print(against_summary(rev, rates, its_rulesets, games, bot))
     return 0
 
 
@@ -546,10 +579,12 @@ def against_summary(
     rates: dict[str, dict[str, list[float]]],
     its_rulesets: bool,
     games: int | None = None,
+    bot: str | None = None,
 ) -> str:
     """The ``SUMMARY engine-against:`` line: each new side's median over the old one's, and
     the median of the rounds' own ratios (each round runs the sides one after the other, so
-    its ratio is less moved by what else the machine does at the time)."""
+    its ratio is less moved by what else the machine does at the time).  ``rates`` are
+    games per CPU second; a ``bot``'s are given as seconds a game."""
     parts = []
     rounds = 0
     for name, by_side in rates.items():
@@ -559,14 +594,20 @@ def against_summary(
             if label != "old":
                 new = statistics.median(got)
                 paired = sorted(n / o for n, o in zip(got, by_side["old"], strict=True))
+                if bot is None:
+                    change = f"{old:,.1f} -> {new:,.1f} playouts/s"
+                else:
+                    change = f"{bot} {1 / old:,.2f} -> {1 / new:,.2f} s CPU a game"
                 parts.append(
-                    f"{name} [{label}] {old:,.1f} -> {new:,.1f} playouts/s ({new / old:.2f}x; "
+                    f"{name} [{label}] {change} ({new / old:.2f}x; "
                     f"rounds {', '.join(f'{x:.2f}x' for x in paired)}, "
                     f"median {statistics.median(paired):.2f}x)"
                 )
     load = os.getloadavg()[0]
     whose = f"{rev}'s own rulesets for {rev}" if its_rulesets else "the same rulesets"
     work = f"{games} games (seeds alike)" if games is not None else f"{AGAINST_ROUND_S} s"
+    if bot is not None:
+        work += f" of {bot} against random"
     return (
         f"SUMMARY engine-against: {rev} -> {', '.join(new_sides())}, {whose}, "
         f"CPU time, median of {rounds} interleaved rounds of {work}, "
@@ -575,16 +616,21 @@ def against_summary(
 
 
 def against_from_args(rev: str, args: list[str]) -> int:
-    """``--against REV [--its-rulesets] [--games N] [--rounds K] [RULESET ...]``."""
+    """``--against REV [--its-rulesets] [--games N] [--rounds K] [--bot SPEC] [RULESET ...]``
+    (a bot plays 4 games a round unless ``--games`` says otherwise)."""
     options: dict[str, int] = {}
     names: list[str] = []
     its = False
+    bot = None
     rest = iter(args)
     for arg in rest:
         if arg == "--its-rulesets":
             its = True
         elif arg in ("--games", "--rounds"):
             options[arg[2:]] = int(next(rest))
+        elif arg == "--bot":
+            bot = next(rest)
+            options.setdefault("games", AGAINST_BOT_GAMES)
         else:
             names.append(arg)
     return against(
@@ -593,6 +639,7 @@ def against_from_args(rev: str, args: list[str]) -> int:
         its,
         games=options.get("games"),
         rounds=options.get("rounds", AGAINST_ROUNDS),
+        bot=bot,
     )
 
 
@@ -602,6 +649,10 @@ def main(argv: list[str]) -> int:
         return 0
     if argv[:1] == ["--worker"]:
         wanted = int(argv[4]) if len(argv) > 4 else None
+        if len(argv) > 5:  # a bot's games
+            assert wanted is not None
+            print(json.dumps(worker_bot_games(argv[1], argv[5], wanted, int(argv[3]))))
+            return 0
         print(json.dumps(worker_playouts(argv[1], float(argv[2]), int(argv[3]), wanted)))
         return 0
     if argv[:1] == ["--against"]:

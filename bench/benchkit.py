@@ -1,7 +1,8 @@
-"""What the benchmark scripts share: where and when their numbers were taken.
+"""What the benchmark scripts share: where and when their numbers were taken, and how a
+bot's whole games are played and timed.
 
 >>> sorted(machine())
-['cpu_count', 'date', 'load_average_1m', 'platform', 'python']
+['cpu_count', 'date', 'engine', 'load_average_1m', 'platform', 'python']
 """
 
 from __future__ import annotations
@@ -9,6 +10,9 @@ from __future__ import annotations
 import datetime
 import os
 import platform
+import time
+from collections.abc import Iterator
+from types import ModuleType
 from typing import Any
 
 
@@ -32,3 +36,28 @@ def engine_build() -> str:
     except ImportError:
         return "unknown"
     return "pure Python" if str(engine.__file__).endswith(".py") else "compiled (mypyc)"
+
+
+def bot_games(
+    agents: ModuleType, ruleset: Any, spec: str, games: int, seed: int = 0
+) -> Iterator[tuple[int, float, Any]]:
+    """``games`` whole games of the agent ``spec`` against ``random`` on seeds ``seed``,
+    ``seed + 1``, ...: the bot in seat ``i % 2`` of game ``i``, each agent seeded
+    ``game_seed * 1009 + seat`` (as ``simulate`` seeds them); for each, its seed, the CPU
+    seconds of its play (``time.process_time``) and the played game.  ``agents`` is the
+    module with ``make_agent`` and ``play_game`` (``rulecraft.bots.agents``, or an older
+    engine's), so any engine's games can be timed the same way.
+
+    >>> import rulecraft, rulecraft.bots.agents as agents
+    >>> played = list(bot_games(agents, rulecraft.load("tictactoe"), "random", 2))
+    >>> [(seed, game.result is not None) for seed, _, game in played]
+    [(0, True), (1, True)]
+    """
+    for i in range(games):
+        game_seed = seed + i
+        specs = [spec, "random"] if i % 2 == 0 else ["random", spec]
+        seated = [agents.make_agent(sp, game_seed * 1009 + s) for s, sp in enumerate(specs)]
+        game = ruleset.new_game(players=2, seed=game_seed)
+        started = time.process_time()
+        played = agents.play_game(game, seated)
+        yield game_seed, time.process_time() - started, played

@@ -17,7 +17,9 @@ ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT / "bench"))  # the benches import each other by name
 
 import bench_engine as bench  # noqa: E402
-from benchkit import engine_build  # noqa: E402
+import rulecraft  # noqa: E402
+import rulecraft.bots.agents as agents  # noqa: E402
+from benchkit import bot_games, engine_build  # noqa: E402
 
 
 def test_the_machine_record_names_the_runtime_this_process_runs() -> None:
@@ -34,3 +36,36 @@ def test_a_pure_run_beside_a_compiled_build_says_how_to_time_the_compiled_one(
     hint = bench.runtime_hint("pure Python")
     assert hint == " (RULECRAFT_BENCH_SRC=build/compiled/src measures the compiled one)"
     assert bench.runtime_hint("compiled (mypyc)") == ""
+
+
+def test_the_summary_of_a_bots_games_gives_seconds_a_game_and_the_gain() -> None:
+    rates = {"radlands": {"old": [1 / 50.0], "working tree": [1 / 6.25]}}
+    line = bench.against_summary("6943e47", rates, True, 4, "mcts:100/d30")
+    assert "4 games (seeds alike) of mcts:100/d30 against random" in line
+    assert "radlands [working tree] mcts:100/d30 50.00 -> 6.25 s CPU a game (8.00x;" in line
+
+
+def test_a_bots_games_seat_and_seed_the_agents_as_simulate_does() -> None:
+    ruleset = rulecraft.load("tictactoe")
+    played = list(bot_games(agents, ruleset, "mcts:8/d4", 3, seed=5))
+    assert [seed for seed, _, _ in played] == [5, 6, 7]
+    for i, (seed, cpu, game) in enumerate(played):
+        # the bot in seat i % 2, each agent seeded seed * 1009 + its seat
+        specs = ["mcts:8/d4", "random"] if i % 2 == 0 else ["random", "mcts:8/d4"]
+        seated = [agents.make_agent(spec, seed * 1009 + s) for s, spec in enumerate(specs)]
+        again = agents.play_game(ruleset.new_game(players=2, seed=seed), seated)
+        assert game.choices == again.choices
+        assert cpu > 0
+    summed = bench.worker_bot_games("tictactoe", "mcts:8/d4", 3, 5)
+    assert summed["games"] == 3
+    assert summed["decisions"] == sum(game.decisions for _, _, game in played)
+
+
+def test_the_examples_in_the_benches_shared_code_run() -> None:
+    import doctest
+
+    import benchkit
+
+    for module in (benchkit, bench):
+        failed, tried = doctest.testmod(module)
+        assert tried > 0 and failed == 0, module.__name__
