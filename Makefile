@@ -4,7 +4,7 @@ VENV   := .venv
 BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.installed
 
-.PHONY: play test lint typecheck validate pytest docs bench fuzz mutation compiled compiled-check clean
+.PHONY: play test lint typecheck validate pytest docs bench bench-compiled fuzz mutation compiled compiled-check clean
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -43,7 +43,13 @@ fuzz: $(STAMP)
 
 bench: $(STAMP)
 	$(BIN)/python -m pip install --quiet -e '.[bench]'
-	$(BIN)/python bench/run.py
+	$(BIN)/python bench/run.py $(ARGS)
+
+# The same benches on the runtime compiled with mypyc (`make compiled`, below), which is what
+# an installed wheel runs: each bench's summary names the runtime it timed.
+bench-compiled: compiled
+	$(BIN)/python -m pip install --quiet -e '.[bench]'
+	RULECRAFT_BENCH_SRC=$(COMPILED)/src PYTHONPATH=$(COMPILED)/src $(BIN)/python bench/run.py $(ARGS)
 
 # Optional: the runtime's hottest modules compiled to C extensions with mypyc (it comes with
 # mypy, in the dev extra), in build/compiled/src, a copy of src/ beside the pure-Python one,

@@ -40,11 +40,14 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))  # the fake games live with the tests
 sys.path.insert(0, str(ROOT / "bench"))  # benchkit, also when loaded by path
 
+from benchkit import bot_games, engine_src, machine  # noqa: E402
+
+sys.path.insert(0, str(engine_src()))
+
 from tests.agents.fakegames import HiddenDuel, Nim, TicTacToe, TicTacToeFactory  # noqa: E402
 
 import rulecraft  # noqa: E402
 import rulecraft.bots.agents as agents_module  # noqa: E402
-from benchkit import bot_games, machine  # noqa: E402
 from rulecraft.bots.agents import (  # noqa: E402
     MCTSAgent,
     RandomAgent,

@@ -67,11 +67,13 @@ from pathlib import Path
 from typing import Any
 
 ROOT = Path(__file__).resolve().parent.parent
-sys.path.insert(0, os.environ.get("RULECRAFT_BENCH_SRC", str(ROOT / "src")))
 sys.path.insert(0, str(ROOT / "bench"))  # benchkit, also when loaded by path
 
+from benchkit import bot_games, engine_build, engine_src  # noqa: E402
+
+sys.path.insert(0, str(engine_src()))
+
 import rulecraft  # noqa: E402
-from benchkit import bot_games, engine_build  # noqa: E402
 from rulecraft import Game, Ruleset  # noqa: E402  (the public names: older engines too)
 
 # CPU time of this process, not wall time: other developers' test runs share the two cores,

@@ -36,11 +36,13 @@ from typing import Any
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))  # the scripted knight lives with the tests
-sys.path.insert(0, str(ROOT / "src"))
 sys.path.insert(0, str(ROOT / "bench"))  # benchkit, also when loaded by path
 
+from benchkit import engine_src, machine  # noqa: E402
+
+sys.path.insert(0, str(engine_src()))
+
 import rulecraft  # noqa: E402
-from benchkit import machine  # noqa: E402
 from rulecraft.bots.agents import make_agent, play_game  # noqa: E402
 from rulecraft.tools.simulate import wilson_interval  # noqa: E402
 

@@ -39,7 +39,11 @@ from pathlib import Path
 from typing import Any
 
 ROOT = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(ROOT / "src"))
+sys.path.insert(0, str(ROOT / "bench"))  # benchkit, also when loaded by path
+
+from benchkit import engine_src  # noqa: E402
+
+sys.path.insert(0, str(engine_src()))
 
 import rulecraft  # noqa: E402
 from rulecraft.runtime.game import Game, Ruleset  # noqa: E402

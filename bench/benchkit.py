@@ -12,8 +12,18 @@ import os
 import platform
 import time
 from collections.abc import Iterator
+from pathlib import Path
 from types import ModuleType
 from typing import Any
+
+
+def engine_src() -> Path:
+    """The ``src/`` whose ``rulecraft`` a bench imports, put first on ``sys.path`` before
+    anything imports it: ``RULECRAFT_BENCH_SRC`` (its first entry, when several are joined
+    with ``:`` as ``bench_engine.py --against`` takes them; ``build/compiled/src`` times the
+    runtime compiled with mypyc, ``make bench-compiled``), else this checkout's ``src/``."""
+    given = os.environ.get("RULECRAFT_BENCH_SRC", "").split(os.pathsep)[0]
+    return Path(given) if given else Path(__file__).resolve().parent.parent / "src"
 
 
 def machine() -> dict[str, Any]:

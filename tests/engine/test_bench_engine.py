@@ -8,6 +8,8 @@ time that one."""
 
 from __future__ import annotations
 
+import os
+import subprocess
 import sys
 from pathlib import Path
 
@@ -69,3 +71,33 @@ def test_the_examples_in_the_benches_shared_code_run() -> None:
     for module in (benchkit, bench):
         failed, tried = doctest.testmod(module)
         assert tried > 0 and failed == 0, module.__name__
+
+
+@pytest.mark.parametrize(
+    "script",
+    [
+        "bench_agents",
+        "bench_c4_distribution",
+        "bench_engine",
+        "bench_knights",
+        "bench_solver",
+    ],
+)
+def test_every_bench_of_the_engine_imports_the_runtime_rulecraft_bench_src_names(
+    script: str, tmp_path: Path
+) -> None:
+    # a rulecraft that says where it was found and stops the bench there
+    fake = tmp_path / "src" / "rulecraft"
+    fake.mkdir(parents=True)
+    (fake / "__init__.py").write_text("raise SystemExit('the bench imported ' + __file__)\n")
+    env = {**os.environ, "RULECRAFT_BENCH_SRC": str(tmp_path / "src")}
+    env.pop("PYTHONPATH", None)
+    ran = subprocess.run(
+        [sys.executable, str(ROOT / "bench" / f"{script}.py")],
+        env=env,
+        capture_output=True,
+        text=True,
+        check=False,
+        timeout=120,
+    )
+    assert f"the bench imported {fake / '__init__.py'}" in ran.stderr
