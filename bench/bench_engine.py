@@ -565,14 +565,19 @@ def against(
         rates: dict[str, dict[str, list[float]]] = {
             n: {label: [] for label in engines} for n in names
         }
+        decision_rates: dict[str, dict[str, list[float]]] = {
+            n: {label: [] for label in engines} for n in names
+        }
         for r in range(rounds):
             for name in names:
                 for label, src in engines.items():
                     own = old_rulesets if label == "old" else None
                     got = run_worker(src, name, AGAINST_ROUND_S, 1000 * r, own, games, bot)
                     rates[name][label].append(got["games"] / got["cpu_s"])
+                    decision_rates[name][label].append(got["decisions"] / got["cpu_s"])
                     print(f"round {r} {name} {label}: {got}", flush=True)
-    print(against_summary(rev, rates, its_rulesets, games, bot))
+    per_decision = decision_rates if bot is not None else None
+    print(against_summary(rev, rates, its_rulesets, games, bot, per_decision))
     return 0
 
 
@@ -582,29 +587,31 @@ def against_summary(
     its_rulesets: bool,
     games: int | None = None,
     bot: str | None = None,
+    per_decision: dict[str, dict[str, list[float]]] | None = None,
 ) -> str:
     """The ``SUMMARY engine-against:`` line: each new side's median over the old one's, and
     the median of the rounds' own ratios (each round runs the sides one after the other, so
     its ratio is less moved by what else the machine does at the time).  ``rates`` are
-    games per CPU second; a ``bot``'s are given as seconds a game."""
+    games per CPU second; a ``bot``'s are given as seconds a game, and with
+    ``per_decision`` (decisions per CPU second) as milliseconds a decision too: with
+    ``--its-rulesets`` the two engines play other games, of other lengths."""
     parts = []
     rounds = 0
     for name, by_side in rates.items():
-        old = statistics.median(by_side["old"])
         rounds = len(by_side["old"])
         for label, got in by_side.items():
-            if label != "old":
-                new = statistics.median(got)
-                paired = sorted(n / o for n, o in zip(got, by_side["old"], strict=True))
-                if bot is None:
-                    change = f"{old:,.1f} -> {new:,.1f} playouts/s"
-                else:
-                    change = f"{bot} {1 / old:,.2f} -> {1 / new:,.2f} s CPU a game"
-                parts.append(
-                    f"{name} [{label}] {change} ({new / old:.2f}x; "
-                    f"rounds {', '.join(f'{x:.2f}x' for x in paired)}, "
-                    f"median {statistics.median(paired):.2f}x)"
-                )
+            if label == "old":
+                continue
+            old, new, gain = _gain(by_side["old"], got)
+            if bot is None:
+                change = f"{old:,.1f} -> {new:,.1f} playouts/s"
+            else:
+                change = f"{bot} {1 / old:,.2f} -> {1 / new:,.2f} s CPU a game"
+            part = f"{name} [{label}] {change} ({gain})"
+            if per_decision is not None:
+                old_d, new_d, gain_d = _gain(per_decision[name]["old"], per_decision[name][label])
+                part += f", {1000 / old_d:,.1f} -> {1000 / new_d:,.1f} ms a decision ({gain_d})"
+            parts.append(part)
     load = os.getloadavg()[0]
     whose = f"{rev}'s own rulesets for {rev}" if its_rulesets else "the same rulesets"
     work = f"{games} games (seeds alike)" if games is not None else f"{AGAINST_ROUND_S} s"
@@ -615,6 +622,16 @@ def against_summary(
         f"CPU time, median of {rounds} interleaved rounds of {work}, "
         f"load {load:.1f} on {os.cpu_count()} cores: " + "; ".join(parts)
     )
+
+
+def _gain(old_rates: list[float], new_rates: list[float]) -> tuple[float, float, str]:
+    """The median rates of the old side and the new, and the gain in words: the medians'
+    ratio, then each round's own ratio and their median."""
+    old = statistics.median(old_rates)
+    new = statistics.median(new_rates)
+    paired = sorted(n / o for n, o in zip(new_rates, old_rates, strict=True))
+    rounds = ", ".join(f"{x:.2f}x" for x in paired)
+    return old, new, f"{new / old:.2f}x; rounds {rounds}, median {statistics.median(paired):.2f}x"
 
 
 def against_from_args(rev: str, args: list[str]) -> int:

@@ -40,11 +40,18 @@ def test_a_pure_run_beside_a_compiled_build_says_how_to_time_the_compiled_one(
     assert bench.runtime_hint("compiled (mypyc)") == ""
 
 
-def test_the_summary_of_a_bots_games_gives_seconds_a_game_and_the_gain() -> None:
-    rates = {"radlands": {"old": [1 / 50.0], "working tree": [1 / 6.25]}}
-    line = bench.against_summary("6943e47", rates, True, 4, "mcts:100/d30")
-    assert "4 games (seeds alike) of mcts:100/d30 against random" in line
-    assert "radlands [working tree] mcts:100/d30 50.00 -> 6.25 s CPU a game (8.00x;" in line
+def test_the_summary_of_a_bots_games_gives_seconds_a_game_and_a_decision() -> None:
+    rates = {"radlands": {"old": [1 / 50.0, 1 / 40.0], "working tree": [1 / 6.25, 1 / 8.0]}}
+    # the old engine's games were longer: 200 decisions against the new one's 150
+    per_decision = {"radlands": {"old": [200 / 50.0, 200 / 40.0], "working tree": [24.0, 18.75]}}
+    line = bench.against_summary("6943e47", rates, True, 4, "mcts:100/d30", per_decision)
+    assert "median of 2 interleaved rounds of 4 games (seeds alike) of mcts:100/d30" in line
+    assert (
+        "radlands [working tree] mcts:100/d30 44.44 -> 7.02 s CPU a game "
+        "(6.33x; rounds 5.00x, 8.00x, median 6.50x), "
+        "222.2 -> 46.8 ms a decision (4.75x; rounds 3.75x, 6.00x, median 4.88x)"
+    ) in line
+    assert "ms a decision" not in bench.against_summary("6943e47", rates, True, 4, "mcts:100/d30")
 
 
 def test_a_bots_games_seat_and_seed_the_agents_as_simulate_does() -> None:
