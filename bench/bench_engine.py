@@ -39,8 +39,9 @@ back, which cannot read today's rulesets; the two sides then play their own vers
 game, which the summary says.  ``--bot SPEC`` times whole games of that agent against
 ``random`` instead of random playouts (``--games`` of them a round, default 4, on seeds
 ``1000 * round`` on, the bot's seat alternating, as ``bench_agents.py --cpu`` plays them),
-and gives each side's CPU seconds a game: the MCTS target's time against the engine the
-issue started from, in one run::
+and gives each side's CPU seconds a game and milliseconds a decision (with
+``--its-rulesets`` the sides play other games, of other lengths): the MCTS target's time
+against the engine the issue started from, in one run::
 
     RULECRAFT_BENCH_SRC=build/compiled/src .venv/bin/python bench/bench_engine.py \
         --against 6943e47 --its-rulesets --bot mcts:100/d30 --rounds 1 radlands
