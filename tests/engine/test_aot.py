@@ -9,6 +9,7 @@ from it is ``exec``\\ ed as before.
 
 from __future__ import annotations
 
+import doctest
 import random
 import types
 from collections.abc import Iterator
@@ -116,3 +117,33 @@ def test_without_the_compiled_module_there_is_no_factory(
     monkeypatch.setattr(aot, "_loaded", None)
     monkeypatch.setattr(aot, "MODULE", "rulecraft.compile.no_such_module")
     assert aot.factory_for("def _generated(ctx):\n    return 1\n") is None
+
+
+def test_a_factory_refusing_a_constant_leaves_the_expression_executed(
+    factories: dict[str, Any],
+) -> None:
+    """A factory's dictionary and list constants are typed as recorded (mypyc reads them
+    through C calls); another ruleset whose expression has the same source but a constant
+    of another type gets a TypeError from the compiled factory, and its source is
+    ``exec``\\ ed instead: the same games either way."""
+    before = _compiled("connect4")
+
+    def refusing(*values: Any) -> Any:
+        raise TypeError("argument 1 has incompatible type")  # as a compiled factory does
+
+    factories.update(
+        {source: (refusing, names) for source, (_, names) in _factories("connect4").items()}
+    )
+    after = _compiled("connect4")
+    drop = after.program.actions["drop"].for_collection
+    assert getattr(drop, "__rulecraft_source__", None) == codegen.source_of(drop)
+    for seed in range(5):
+        assert _record(after, seed) == _record(before, seed)
+
+
+def test_the_module_types_the_context_and_the_table_constants() -> None:
+    source = aot.module_source(aot.record(["radlands"]))
+    assert "    loc: dict[str, Any] = _c.loc\n" in source
+    assert "dict[Any, Any]" in source  # Radlands' tables by seat (you.hand's pile)
+    failures, tried = doctest.testmod(aot)
+    assert tried and not failures

@@ -203,9 +203,13 @@ def build(compiler: Compiler, p: Plan) -> ExprFn:
     made = aot.factory_for(p.source)
     if made is not None:
         factory, names = made
-        fn = factory(*(values[n] for n in names))
-        _keep_source(fn, p.source)
-        return fn
+        try:
+            fn = factory(*(values[n] for n in names))
+        except TypeError:  # a constant of another type than recorded (aot._param_type)
+            pass
+        else:
+            _keep_source(fn, p.source)
+            return fn
     namespace = _helpers()
     namespace.update(values)
     # The source is this module's own: every name and text of the ruleset in it is a repr().
