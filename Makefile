@@ -60,11 +60,12 @@ bench-compiled: compiled
 # game or rng, whose frozen records users copy and pickle (compiled, they could not be);
 # with them compile.expressions, the closures every rule's expressions run as, but not
 # compile.define_calls (a call of a define stays one Python frame, so an endless recursion
-# meets Python's recursion limit: RC305, not a crash).
+# meets Python's recursion limit: RC305, not a crash); and splitmix, rng's shuffle in
+# machine integers (compiled only: run as Python, rng keeps its own loop).
 COMPILED      := build/compiled
 MYPYC_MODULES := runtime.engine runtime.instructions runtime.builtins runtime.ids \
                  runtime.values runtime.state runtime.program runtime.map runtime.plan \
-                 runtime.incremental compile.expressions
+                 runtime.incremental compile.expressions splitmix
 # With them, the generated code of the expressions of AOT_RULESETS (the rulesets bench/
 # times), written by rulecraft.compile.aot into the copy only and compiled in the same build
 # (its module text); other rulesets run theirs as before.  Each ruleset adds C to compile:
@@ -88,7 +89,7 @@ compiled-check: compiled
 		assert e.__file__.endswith('.so'), 'not compiled: ' + e.__file__; \
 		assert g.__file__.endswith('.so'), 'not compiled: ' + g.__file__"
 	PYTHONPATH=$(COMPILED)/src $(BIN)/python -m pytest tests/engine/test_record_hashes.py \
-		-p no:randomly -p no:cacheprovider -n 2 -q
+		tests/engine/test_splitmix.py -p no:randomly -p no:cacheprovider -n 2 -q
 
 # Slow: mutation testing of the dice, view, semantic and engine modules (a sample of 20
 # mutants each; `make mutation ARGS="view --sample 0"` tries every mutant of one module).

@@ -18,6 +18,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import TypeVar
 
+from rulecraft import splitmix
+
 T = TypeVar("T")
 
 _MASK = (1 << 64) - 1
@@ -83,6 +85,10 @@ def shuffled(rng: Rng, items: Sequence[T]) -> tuple[list[T], Rng]:
     seed, counter = rng.seed, rng.counter
     # u64_at's argument, kept up to date: each step of the counter adds _GOLDEN to it
     w = (seed * _GOLDEN + counter * _GOLDEN) & _MASK
+    if splitmix.NATIVE and len(out) <= splitmix.MAX_ITEMS:
+        # the same steps in machine integers (compiled builds): 7-10x faster
+        signed = w - (1 << 64) if w >> 63 else w
+        return out, Rng(seed, counter + splitmix.shuffle(out, signed))
     for i in range(len(out) - 1, 0, -1):
         n = i + 1
         while True:

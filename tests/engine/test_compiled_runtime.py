@@ -39,6 +39,7 @@ MODULES = (
     "runtime.plan",
     "runtime.incremental",
     "compile.expressions",
+    "splitmix",
 )
 CHECK = """
 import json, sys

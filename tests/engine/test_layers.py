@@ -16,7 +16,7 @@ SRC = Path(__file__).resolve().parents[2] / "src" / "rulecraft"
 
 #: Lower layers first; a module may import from its own layer and the layers below it.
 LAYERS: tuple[frozenset[str], ...] = (
-    frozenset({"diagnostics", "errors", "rng", "suggest"}),
+    frozenset({"diagnostics", "errors", "rng", "splitmix", "suggest"}),
     frozenset({"language", "dice"}),
     frozenset({"runtime"}),
     frozenset({"compile"}),
