@@ -9,8 +9,10 @@ than cloning the whole game (27 us).  Compiled with mypyc (``make compiled``, a 
 arithmetic modulo 2**64 needs (CPython's extensions build with ``-fwrapv``).
 
 The same numbers are drawn and the same cards swapped as by :func:`rulecraft.rng.shuffled`
-(a test compares the two on the compiled build).  Run as Python, ``i64`` is a Python
-integer that never wraps, so the results would differ: :data:`NATIVE` is false and
+(a test compares the two on the compiled build, and :mod:`rulecraft.rng` checks it once
+when it loads).  Run as Python, ``i64`` is a Python integer that never wraps: every bit
+the loop reads below the 64th comes out the same, but the rejection test reads the sign
+of a whole product, and the loop is slower than rng's own, so :data:`NATIVE` is false and
 :mod:`rulecraft.rng` keeps its own loop.
 
 Unsigned 64-bit values are held in ``i64`` (signed) variables with the same bits: a
