@@ -43,9 +43,9 @@ _LOW33: Final = (1 << 33) - 1
 _LOW32: Final = (1 << 32) - 1
 #: 2**62, from which 2**64 modulo n is worked out without a number past 63 bits.
 _TWO62: Final = 1 << 62
-#: The most items :func:`shuffle` takes: each step's bound times a 32-bit half of a draw
-#: stays below 2**63.
-MAX_ITEMS: Final = 1 << 31
+#: The most items :func:`shuffle` takes: each step's bound times a 32-bit half of a draw,
+#: plus the bound, stays below 2**63.
+MAX_ITEMS: Final = (1 << 31) - 1
 
 
 def shuffle(out: list[Any], w: i64) -> i64:
