@@ -63,3 +63,24 @@ def test_without_a_cache_folder_the_parser_is_built_each_time(tmp_path: Path) ->
     assert "Loading grammar from cache" not in done.stderr
     assert done.stdout.startswith("2 ")
     assert not folder.exists()
+
+
+def test_the_language_servers_lexer_is_kept_in_a_file_of_its_own(tmp_path: Path) -> None:
+    """The language server tokenises with the basic lexer (lsp/index.py): another build
+    of the grammar, so another file (one file for both would be rebuilt at every turn)."""
+    script = (
+        "import logging\nfrom lark.utils import logger\nlogger.setLevel(logging.DEBUG)\n"
+        "from rulecraft.lsp import index\nprint(len(index._tokens('define a = 1\\n')))\n"
+    )
+    env = {**os.environ, "RULECRAFT_CACHE_DIR": str(tmp_path)}
+    runs = [
+        subprocess.run(
+            [sys.executable, "-c", script], env=env, capture_output=True, text=True, check=True
+        )
+        for _ in range(2)
+    ]
+    assert "Loading grammar from cache" in runs[1].stderr
+    assert runs[0].stdout == runs[1].stdout
+    _run(tmp_path)  # the parser beside it
+    names = sorted(p.name for p in tmp_path.iterdir())
+    assert len(names) == 2 and names[0].startswith("grammar-") and names[1].startswith("lsp-")

@@ -58,8 +58,9 @@ def grammar_text() -> str:
     return resources.files("rulecraft.language").joinpath("rulecraft.lark").read_text("utf-8")
 
 
-def grammar_cache_file() -> str | None:
-    """Where the built parser is kept between processes: ``RULECRAFT_CACHE_DIR``, else
+def grammar_cache_file(name: str = "grammar") -> str | None:
+    """Where the built parser ``name`` is kept between processes (one file for each way
+    of building one: the language server's lexer has its own): ``RULECRAFT_CACHE_DIR``, else
     ``$XDG_CACHE_HOME/rulecraft``, else ``~/.cache/rulecraft`` (made if missing, for this
     user only), or ``None`` when none can be made (the parser is then built every time).
     Lark names the file after nothing; it checks the grammar's and its options' hash, with
@@ -74,7 +75,7 @@ def grammar_cache_file() -> str | None:
         os.makedirs(folder, mode=0o700, exist_ok=True)
     except OSError:
         return None
-    return os.path.join(folder, f"grammar-py{sys.version_info[0]}{sys.version_info[1]}.lark")
+    return os.path.join(folder, f"{name}-py{sys.version_info[0]}{sys.version_info[1]}.lark")
 
 
 @lru_cache(maxsize=1)
