@@ -34,6 +34,7 @@ from __future__ import annotations
 
 import ast
 import doctest
+import itertools
 from pathlib import Path
 from typing import Any
 
@@ -276,3 +277,17 @@ def test_the_state_records_name_what_a_game_holds() -> None:
     for comp in game.state["comps"].values():
         assert ComponentState.__required_keys__ <= set(comp) <= set(ComponentState.__annotations__)
         assert ids.is_zone(comp["z"]) or ids.is_space(comp["z"])
+
+
+def test_is_component_tells_apart_what_its_prefixes_say() -> None:
+    """``is_component`` reads one character at a time (compiled, ``startswith`` of the
+    prefixes' tuple built the tuple at every call): it answers as the prefixes do for every
+    text of up to five characters drawn from the separators and the prefixes' letters."""
+    not_component = (ids.ZONE, ids.SPACE, ids.PLAYER)
+    letters = sorted(set("".join(not_component) + ids.COPY + ids.DEFINITION + "a"))
+    for size in range(6):
+        for chars in itertools.product(letters, repeat=size):
+            text = "".join(chars)
+            want = ids.COPY in text and not text.startswith(not_component)
+            assert ids.is_component(text) is want, text
+    assert not any(ids.is_component(v) for v in (None, 3, ["a#1"]))

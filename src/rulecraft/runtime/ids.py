@@ -68,8 +68,10 @@ ROLL: Final = "roll"
 PLAN_EXECUTE: Final = "plan:execute"
 PLAN_RESET: Final = "plan:reset"
 
-# The kinds' prefixes (all two characters) a component id never starts with.
+# The kinds' prefixes a component id never starts with, and their first characters.
 _NOT_COMPONENT: Final = (ZONE, SPACE, PLAYER)
+_ZONE_HEAD: Final = ZONE[0]
+_SPACE_HEAD: Final = SPACE[0]
 #: The prefixes of the ids that hold a name after them: zones, spaces, definitions.
 NAMED: Final = (ZONE, SPACE, DEFINITION)
 #: Each of them is two characters ending in this, and no other id (a player's, a
@@ -345,8 +347,17 @@ def is_component(value: object) -> bool:
 
     >>> is_component("mark#2"), is_component("mark"), is_component("z:a#b@0")
     (True, False, False)
+    >>> is_component("s:a#1"), is_component("@1#2"), is_component("d:a#b"), is_component("#")
+    (False, False, True, True)
     """
-    return isinstance(value, str) and "#" in value and not value.startswith(_NOT_COMPONENT)
+    if not isinstance(value, str) or COPY not in value:
+        return False
+    # One character at a time, not startswith(_NOT_COMPONENT): compiled, that built the
+    # tuple and matched three prefixes at every call (a move tests each card it moves).
+    head = value[:1]
+    if head == PLAYER:
+        return False
+    return value[1:2] != NAME_MARK or (head != _ZONE_HEAD and head != _SPACE_HEAD)
 
 
 def component_def(cid: str) -> str:
