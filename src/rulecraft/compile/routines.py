@@ -4,7 +4,7 @@
 from __future__ import annotations
 
 import sys
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from rulecraft.compile import incremental
 from rulecraft.compile.amounts import _unit_span
@@ -68,11 +68,18 @@ def compile_actions(c: Compiler) -> dict[str, ActionSpec]:
             option_stem=ids.action_option(name, ""),
             limit_key=limit_key(a.limit, ids.action_option(name)),
             kept=kept,
-            kept_options=()
-            if kept is None
-            else tuple(sys.intern(ids.action_option(name, ids.space_name(s))) for s in kept.spaces),
+            kept_options=() if kept is None else _kept_options(name, kept.spaces),
         )
     return out
+
+
+def _kept_options(name: str, spaces: tuple[str, ...]) -> tuple[list[Any], ...]:
+    """The option a menu offers action ``name`` under for each of ``spaces``, built once:
+    the menu appends these very lists (options are replaced, never changed in place)."""
+    return tuple(
+        [sys.intern(ids.action_option(name, ids.space_name(s))), None, ["act", name, s]]
+        for s in spaces
+    )
 
 
 def compile_entries(c: Compiler) -> dict[int, EntryDef]:

@@ -9,7 +9,7 @@ on itself: when the answer arrives it runs again and finds it in ``ctx.loc``.
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any
+from typing import Any, Final
 
 from rulecraft.runtime import engine as E
 from rulecraft.runtime import ids, incremental, plan
@@ -288,10 +288,21 @@ def _round_start(body: int | None) -> Instr:
 
 
 def _clear_used(st: State, prefix: str) -> None:
+    """The uses counted for ``prefix``'s scope (``"turn|"``...) forgotten as it starts."""
     used = st["used"]
-    if used:
-        for k in [k for k in used if k.startswith(prefix)]:
-            del used[k]
+    if not used:
+        return
+    # (a list only when something is forgotten: at most turn starts nothing is)
+    stale: list[str] | None = None
+    for key in used:
+        if key.startswith(prefix):
+            if stale is None:
+                stale = [key]
+            else:
+                stale.append(key)
+    if stale is not None:
+        for key in stale:
+            del used[key]
 
 
 def _turn_start(ctx: Ctx) -> None:
@@ -508,24 +519,46 @@ def _menu_options(ctx: Ctx, index: int) -> list[list[Any]]:
             var = act.for_var or "it"
             condition = act.condition
             cost = act.cost
-            stem = act.option_stem  # "act:NAME:": each option adds its value's id
             for value in E.as_list(ctx, act.for_collection(ctx)):
                 local[var] = value
                 if condition is not None and not condition(ctx):
                     continue
                 if cost and not _can_pay(ctx, cost, seat):
                     continue
-                # A space by its bare name (_value_id's first case, in place: the options
-                # of a board game's menu are mostly spaces).  The label is filled in only
-                # when somebody looks (see option_label).
-                if type(value) is str and value[:2] == SPACE:
-                    option = stem + value[2:]
-                else:
-                    option = stem + _value_id(ctx, value, seat)
-                options.append([option, None, ["act", name, value]])
+                options.append(_value_option(ctx, act, value, seat))
     finally:
         ctx.loc = saved
     return options
+
+
+#: How many values an action remembers its options for (:attr:`ActionSpec.value_options`):
+#: a game's cards and spaces, not texts without end.
+MAX_VALUE_OPTIONS: Final = 100_000
+
+
+def _value_option(ctx: Ctx, act: ActionSpec, value: Any, seat: int) -> list[Any]:
+    """The option ``act``'s menu offers for ``value``: ``[id, None, value]`` (the label is
+    filled in only when somebody looks: :func:`option_label`).  A text value's option is
+    made once (:attr:`ActionSpec.value_options`: no id joined, no lists built or freed at a
+    decision); a card's is that one while ``seat`` sees the card, else one naming its
+    place, made afresh."""
+    if type(value) is not str:
+        return [act.option_stem + _value_id(ctx, value, seat), None, ["act", act.name, value]]
+    known = act.value_options.get(value)
+    if known is None:
+        head = value[:2]
+        # _value_id's cases: a space or definition by its bare name; a card by its id
+        # only while seen (checked at each use); any other id as it is
+        named = head in (SPACE, DEFINITION)
+        bare = value[2:] if named else value
+        card = not named and COPY in value and head != ZONE and head[:1] != PLAYER
+        known = ([act.option_stem + bare, None, ["act", act.name, value]], card)
+        if len(act.value_options) < MAX_VALUE_OPTIONS:
+            act.value_options[value] = known
+    option, card = known
+    if card and not E.visible_to(ctx, value, seat):
+        return [act.option_stem + _value_id(ctx, value, seat), None, ["act", act.name, value]]
+    return option
 
 
 def _kept_options(
@@ -535,8 +568,7 @@ def _kept_options(
     appended to ``options`` in the ``where``'s order; ``ctx.loc`` is the action's locals."""
     mask = incremental.kept_mask(ctx, kept)
     spaces = kept.spaces
-    ids_ = act.kept_options
-    name = act.name
+    made = act.kept_options
     condition = act.condition
     cost = act.cost
     var = act.for_var or "it"
@@ -545,14 +577,13 @@ def _kept_options(
         low = mask & -mask
         mask ^= low
         i = low.bit_length() - 1
-        value = spaces[i]
         if condition is not None or cost:
-            local[var] = value
+            local[var] = spaces[i]
             if condition is not None and not condition(ctx):
                 continue
             if cost and not _can_pay(ctx, cost, seat):
                 continue
-        options.append([ids_[i], None, ["act", name, value]])
+        options.append(made[i])
 
 
 def _ability_piles(ctx: Ctx, seat: int) -> list[tuple[str, str]]:
@@ -582,11 +613,11 @@ def _ability_piles(ctx: Ctx, seat: int) -> list[tuple[str, str]]:
     return piles
 
 
-def _ability_keys(ab: AbilitySpec, cid: str) -> tuple[str, str | None]:
-    """The option id of ``ab`` on component ``cid`` and the key of its limit, remembered
+def _ability_keys(ab: AbilitySpec, cid: str) -> tuple[list[Any], str | None]:
+    """The option of ``ab`` on component ``cid`` and the key of its limit, remembered
     with the ability (:attr:`AbilitySpec.keys`)."""
     option = ids.ability_option(cid, ab.index)
-    keys = (option, limit_key(ab.limit, option))
+    keys = ([option, None, ["ab", cid, ab.index]], limit_key(ab.limit, option))
     ab.keys[cid] = keys
     return keys
 
@@ -634,7 +665,7 @@ def _ability_options(ctx: Ctx, seat: int) -> list[list[Any]]:
                 if fixed is None and not _can_pay(ctx, ab.cost, seat):
                     continue
                 # The label is filled in only when somebody looks (see option_label).
-                out.append([option, None, ["ab", cid, ab.index]])
+                out.append(option)
     return out
 
 

@@ -384,7 +384,7 @@ def in_a_row(ctx: Ctx, a: list[Any]) -> bool:
     against every line of ``n`` spaces of the map, worked out once (:func:`lines_of`);
     a larger map walks the lines out from the player's own spaces instead."""
     mp = current_map(ctx)
-    seat = int(str(a[0])[1:])
+    seat = ids.seat_of(a[0])
     n = int(a[1])
     if len(mp.zone_keys) > MAX_MASKED_SPACES:
         return _in_a_row_walking(ctx, mp, seat, n)

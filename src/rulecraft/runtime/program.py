@@ -123,10 +123,11 @@ class AbilitySpec:
     #: changes anything; a computed cost, None here, keeps its place after the condition,
     #: which may be what keeps it from failing.)
     fixed_cost: tuple[tuple[str, int], ...] | None = None
-    #: Component id -> this ability's option id for it and the key its ``once per``
-    #: limit counts uses under (``None``: no limit), made once: a menu lists every
-    #: ability of every card in play at each decision (:func:`instructions._ability_keys`).
-    keys: dict[str, tuple[str, str | None]] = field(default_factory=dict, compare=False)
+    #: Component id -> this ability's option on it (``[id, None, value]``) and the key its
+    #: ``once per`` limit counts uses under (``None``: no limit), made once: a menu lists
+    #: every ability of every card in play at each decision, and offers these very lists
+    #: (options are replaced, never changed in place; :func:`instructions._ability_keys`).
+    keys: dict[str, tuple[list[Any], str | None]] = field(default_factory=dict, compare=False)
 
 
 @dataclass(frozen=True, slots=True, eq=False)  # (one per where: hashed as itself)
@@ -170,9 +171,16 @@ class ActionSpec:
     limit_key: str | None
     #: ``for_collection`` kept up to date as pieces move, when it can be (else ``None``)
     kept: KeptSpaces | None = None
-    #: the option id of each of ``kept``'s spaces, in its order (written once: a menu
-    #: built from them neither slices nor joins text, nor hashes a new id)
-    kept_options: tuple[str, ...] = ()
+    #: the option of each of ``kept``'s spaces, in its order, ``[id, None, value]``: built
+    #: once, and the menu offers these very lists (no text sliced or joined, no id hashed,
+    #: nothing built or freed at a decision; options are replaced, never changed in place)
+    kept_options: tuple[list[Any], ...] = ()
+    #: Value -> the option a menu offers the action under for it and whether that holds
+    #: only while the seat sees the value (a card: one it cannot see is named by its
+    #: place), made at the first menu offering it (:func:`instructions._value_option`).
+    value_options: dict[str, tuple[list[Any], bool]] = field(
+        default_factory=dict, compare=False, repr=False
+    )
 
 
 @dataclass(frozen=True, slots=True)
