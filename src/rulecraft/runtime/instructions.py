@@ -546,13 +546,11 @@ def _value_option(ctx: Ctx, act: ActionSpec, value: Any, seat: int) -> list[Any]
         return [act.option_stem + _value_id(ctx, value, seat), None, ["act", act.name, value]]
     known = act.value_options.get(value)
     if known is None:
-        head = value[:2]
         # _value_id's cases: a space or definition by its bare name; a card by its id
         # only while seen (checked at each use); any other id as it is
-        named = head in (SPACE, DEFINITION)
-        bare = value[2:] if named else value
-        card = not named and COPY in value and head != ZONE and head[:1] != PLAYER
-        known = ([act.option_stem + bare, None, ["act", act.name, value]], card)
+        card = ids.is_component(value) and not ids.is_def(value)
+        option = [act.option_stem + ids.bare_name(value), None, ["act", act.name, value]]
+        known = (option, card)
         if len(act.value_options) < MAX_VALUE_OPTIONS:
             act.value_options[value] = known
     option, card = known
