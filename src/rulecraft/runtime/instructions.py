@@ -292,7 +292,7 @@ def _clear_used(st: State, prefix: str) -> None:
     used = st["used"]
     if not used:
         return
-    # (a list only when something is forgotten: at most turn starts nothing is)
+    # (no list is built unless a key matches: usually none does as a turn or round starts)
     stale: list[str] | None = None
     for key in used:
         if key.startswith(prefix):
