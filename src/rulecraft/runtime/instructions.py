@@ -543,7 +543,7 @@ def _value_option(ctx: Ctx, act: ActionSpec, value: Any, seat: int) -> list[Any]
     decision); a card's is that one while ``seat`` sees the card, else one naming its
     place, made afresh."""
     if type(value) is not str:
-        return [act.option_stem + _value_id(ctx, value, seat), None, ["act", act.name, value]]
+        return _fresh_option(ctx, act, value, seat)
     known = act.value_options.get(value)
     if known is None:
         # _value_id's cases: a space or definition by its bare name; a card by its id
@@ -555,8 +555,13 @@ def _value_option(ctx: Ctx, act: ActionSpec, value: Any, seat: int) -> list[Any]
             act.value_options[value] = known
     option, card = known
     if card and not E.visible_to(ctx, value, seat):
-        return [act.option_stem + _value_id(ctx, value, seat), None, ["act", act.name, value]]
+        return _fresh_option(ctx, act, value, seat)
     return option
+
+
+def _fresh_option(ctx: Ctx, act: ActionSpec, value: Any, seat: int) -> list[Any]:
+    """``act``'s option for ``value`` made now (:func:`_value_id` names it as ``seat`` may)."""
+    return [act.option_stem + _value_id(ctx, value, seat), None, ["act", act.name, value]]
 
 
 def _kept_options(
