@@ -81,6 +81,11 @@ RADLANDS = [
     "any(you.people where it.cost > 1) or any(exposed_people(opponent))",
     "any(targets_of(opponent)) and not any(restorable(you))",
     "count(you.hand where any(opponent.people where it.cost == 2))",
+    # an item of a list (none outside it, -1 the last) and a field named by a text
+    "count(you.hand where [it.cost, 1, 2][it.cost] == 1)",
+    "[1, 2, 3][count(you.hand) - 5]",
+    'count(you.people where it["cost"] > 1) + count(you.hand where it["cost"] >= 1)',
+    "[0, 1][-1] + count(you.hand where [it.cost][it.cost + 1] == none)",
 ]
 WASTE_KNIGHTS = [
     "next_spaces(you)",
@@ -88,6 +93,13 @@ WASTE_KNIGHTS = [
     "can_start_move(you)",
     "count(here(you).neighbors where it.cost >= 0 and it.cost <= you.mp + you.fuel)",
     "here(you).neighbors where count(it.neighbors where it.cost <= speed_of(you)) > 2",
+]
+#: The attack menu's spaces (``attack_targets``' body): a define reading a list by the
+#: distance ([short, medium, long][d]); closures only until list items were generated.
+WAYLANDERS = [
+    "spaces where act_ok and act.fights < 2 and active.ap >= 1 and distance(here, it) <= 2"
+    " and reaches(act, distance(here, it)) and sees(here, it) and any(targets(act, it))",
+    "count(all_units where reaches(it, 1) and dice_at(it, 0) >= 0)",
 ]
 
 
@@ -121,7 +133,12 @@ def values(games: list[rulecraft.Game], text: str) -> list[Any]:
 
 @pytest.mark.parametrize(
     ("name", "texts"),
-    [("connect4", CONNECT4), ("radlands", RADLANDS), ("waste_knights", WASTE_KNIGHTS)],
+    [
+        ("connect4", CONNECT4),
+        ("radlands", RADLANDS),
+        ("waste_knights", WASTE_KNIGHTS),
+        ("waylanders", WAYLANDERS),
+    ],
 )
 def test_generated_expressions_give_what_the_closures_give(
     name: str, texts: list[str], monkeypatch: pytest.MonkeyPatch

@@ -16,8 +16,9 @@ instead:
 * ``A if C else B`` becomes Python's conditional (only the chosen branch runs);
 * ``any(X where C)``, ``count(X where C) == 0`` and their kin stop at the first item kept
   (also through a ``define`` whose body is the ``where``: ``any(next_spaces(you))``);
-* operators, ``has``, ``empty()``, ``count()``, ``x``/``y`` of map spaces and the other
-  built-ins call their run-time helpers directly;
+* operators, ``has``, ``empty()``, ``count()``, ``x``/``y`` of map spaces, an item of a
+  list (``[u.short, u.medium, u.long][d]``) and the other built-ins call their run-time
+  helpers directly;
 * constants (numbers, texts, component definitions, symbols, shared zones) are folded in;
 * what the generator knows of a value's sort is used: ``it`` of a ``where`` over the map's
   spaces is a space, so ``it.y`` reads the map's table and ``empty(it)`` the space's pile
@@ -58,6 +59,7 @@ from rulecraft.runtime.builtins import (
     BUILTINS,
     FIELD_READERS,
     get_field,
+    index_value,
     is_own_field,
     multiply,
     own_field,
@@ -135,7 +137,7 @@ _UNSET: Final = object()
 #: than the test of whether it was).
 _HOISTED_NODES = (
     ast.Attr, ast.Call, ast.Binary, ast.Unary, ast.Has, ast.Where, ast.Conditional,
-    ast.ListExpr,
+    ast.ListExpr, ast.Index,
 )  # fmt: skip
 
 
@@ -284,6 +286,7 @@ def _helpers() -> dict[str, Any]:
         "multiply": multiply,
         "get_field": get_field,
         "own_field": own_field,
+        "index_value": index_value,
         "has_flag": E.has_flag,
         "has_named_flag": has_named_flag,
         "as_list": E.as_list,
@@ -467,6 +470,8 @@ class _Generator:
             return self.where(e, env)
         if isinstance(e, ast.ListExpr):
             return "[" + "".join(self.expr(x, env) + ", " for x in e.items) + "]"
+        if isinstance(e, ast.Index):  # the list (or value) first, then the key, as the closure
+            return f"index_value(ctx, {self.expr(e.obj, env)}, {self.expr(e.key, env)})"
         if isinstance(e, ast.Conditional):
             # the condition first, as the closure does; a name bound by ':=' in one branch
             # is used only inside that branch

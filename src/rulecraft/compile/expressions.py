@@ -31,6 +31,7 @@ from rulecraft.runtime.builtins import (
     FIELD_READERS,
     bounded,
     get_field,
+    index_value,
     is_own_field,
     multiply,
     own_field,
@@ -197,15 +198,7 @@ def _index(c: Compiler, e: ast.Index, scope: Scope) -> ExprFn:
     """``list[i]`` (none outside the list), or ``obj[field]``."""
     obj = c.expr(e.obj, scope)
     key = c.expr(e.key, scope)
-
-    def index(ctx: E.Ctx) -> Any:
-        o = obj(ctx)
-        k = key(ctx)
-        if isinstance(o, list):
-            return o[int(k)] if -len(o) <= int(k) < len(o) else None
-        return get_field(ctx, o, str(k))
-
-    return index
+    return lambda ctx: index_value(ctx, obj(ctx), key(ctx))
 
 
 def _has(c: Compiler, e: ast.Has, scope: Scope) -> ExprFn:

@@ -266,6 +266,17 @@ def is_own_field(field: str) -> bool:
     return field not in _COMP_BUILTIN_FIELDS
 
 
+def index_value(ctx: Ctx, obj: Any, key: Any) -> Any:
+    """``obj[key]``: an item of a list (none outside it; ``-1`` is the last), or the field
+    ``key`` names of anything else (``card["cost"]``).
+
+    The closures and the generated code of an expression both call it, so they agree."""
+    if isinstance(obj, list):
+        i = int(key)
+        return obj[i] if -len(obj) <= i < len(obj) else None
+    return get_field(ctx, obj, str(key))
+
+
 def get_field(ctx: Ctx, obj: Any, field: str) -> Any:
     """``obj.field`` for any runtime value."""
     if obj is None:
