@@ -24,9 +24,10 @@ With OpenSpiel installed (``pip install open_spiel``), the same count is made fo
 Tic-Tac-Toe and Connect Four through the same driver (``clone()``, ``legal_actions()``,
 ``rng.choice``, ``apply_action()`` from Python, one ``random.Random(1)``),
 and the summary gives OpenSpiel's count over rulecraft's: ``bench_engine.py``'s playout
-ratio counted in instructions, which a busy machine does not move (timed, the ratio moved
-from 0.10x to 0.04x between two days with the same code: the interpreter's loop suffers
-more from a loaded host than compiled C++ does).
+ratio counted in instructions, which a busy machine does not move.  (An earlier version of
+this text said a timed ratio of 0.04x against 0.10x the day before came from a loaded host
+slowing the interpreter more than C++; it was the pure-Python runtime timed by mistake, as
+docs/architecture.md's correction of 4 December says, and is withdrawn.)
 """
 
 from __future__ import annotations
