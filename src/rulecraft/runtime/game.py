@@ -142,6 +142,12 @@ class GameRecord:
         }
 
 
+#: An undo's replay keeps the position every this many decisions (:meth:`Game.undo`).
+UNDO_CHECKPOINT = 8
+#: (decisions made, the state then, the log then or None): a position an undo replayed.
+_Checkpoint = tuple[int, State, list[tuple[int, str]] | None]
+
+
 class Game:
     """A game in progress.  Mutable: :meth:`choose` and :meth:`undo` change it in place;
     :meth:`clone` gives an independent copy.  Its whole state is plain data."""
@@ -173,6 +179,8 @@ class Game:
         #: determinize's plan of the hidden cards for a seat (see _deal_plan), dropped with
         #: the decision whenever the state changes.
         self._deal_cache: tuple[int, list[tuple[list[str], list[tuple[str, int]]]]] | None = None
+        #: Positions an undo's replay passed, every UNDO_CHECKPOINT decisions (see _replay_to).
+        self._checkpoints: list[_Checkpoint] = []
 
     def _initial_state(self) -> State | None:
         """The state this game's history starts from: kept (a loaded save, an arranged
@@ -352,6 +360,7 @@ class Game:
             self._initial = clone_state(self._st)
             self._start = None
         self._choices = []
+        self._checkpoints = []  # (positions of the history before the arrangement)
         self._arranged = True
 
     # ------------------------------------------------------------------ time travel
@@ -365,8 +374,36 @@ class Game:
             raise ValueError("this game keeps no history to undo")
         if steps < 1 or steps > len(self._choices):
             raise ValueError(f"can undo 1 to {len(self._choices)} decisions, not {steps}")
-        keep = self._choices[: len(self._choices) - steps]
-        self._replay_from_initial(keep)
+        self._replay_to(self._choices[: len(self._choices) - steps])
+
+    def _replay_to(self, choices: list[str]) -> None:
+        """The position after ``choices`` (a prefix of this game's), replayed from the
+        last checkpoint at or before it, else from the start; the replay leaves a
+        checkpoint every :data:`UNDO_CHECKPOINT` decisions.  So the first undo of a long
+        game replays it whole, and the undos after it (undo is seldom used once) replay at
+        most that many decisions each, not the game again.  No checkpoint is taken while
+        a game is played forward: a long game's states would be kept for the garbage
+        collector to walk (see _initial_state)."""
+        marks = [m for m in self._checkpoints if m[0] <= len(choices)]
+        if not marks:
+            self._replay_from_initial([])
+            marks = [(0, clone_state(self._st), self._log_copy())]
+        self._checkpoints = marks
+        done, state, log = marks[-1]
+        self._st = clone_state(state)
+        self._log = list(log) if log is not None else None
+        self._choices = list(choices[:done])
+        self._decision_cache = self._deal_cache = None
+        ctx = self._ctx()
+        for c in choices[done:]:
+            E.answer(ctx, c)
+            self._choices.append(c)
+            E.run(ctx)
+            if len(self._choices) % UNDO_CHECKPOINT == 0:
+                marks.append((len(self._choices), clone_state(self._st), self._log_copy()))
+
+    def _log_copy(self) -> list[tuple[int, str]] | None:
+        return list(self._log) if self._log is not None else None
 
     def _replay_from_initial(self, choices: list[str]) -> None:
         initial = self._initial_state()
@@ -374,6 +411,7 @@ class Game:
         self._st = clone_state(initial)
         self._log = [] if self._log is not None else None
         self._choices = []
+        self._checkpoints = []
         self._decision_cache = self._deal_cache = None
         ctx = self._ctx()
         E.run(ctx)
