@@ -294,6 +294,7 @@ def _place(mp: MapSpec, placement: tuple[str, ...]) -> MapSpec:
         routes={},
         neighbor_keys={},
         key_costs={},
+        distances={},
     )
 
 
@@ -350,12 +351,58 @@ def hex_distance(a: tuple[int, int], b: tuple[int, int]) -> int:
     return (abs(dq) + abs(dr) + abs(dq + dr)) // 2
 
 
+#: Maps with more spaces than this work each distance out afresh: a table of every pair
+#: would hold a million entries.
+MAX_DISTANCE_TABLE = 1024
+
+
 def distance(ctx: Ctx, a: list[Any]) -> int:
-    """Steps between two spaces (hex distance on hex grids, BFS steps otherwise)."""
+    """Steps between two spaces or the spaces two pieces stand on (hex distance on hex
+    grids, steps along the links otherwise; -1 when there is no way, or no space).  The
+    steps from a space to every other are worked out once per map (a map's links and
+    coordinates never change while it lies: a placement of tiles is a map of its own)."""
     mp = current_map(ctx)
-    x, y = space_of(ctx, a[0]), space_of(ctx, a[1])
-    if x is None or y is None:
+    x, y = a[0], a[1]
+    if type(x) is str and type(y) is str:  # two spaces' piles: one look-up in the table
+        row = mp.distances.get(x)
+        if row is not None:
+            known = row.get(y)
+            if known is not None:
+                return known
+    sx, sy = space_of(ctx, x), space_of(ctx, y)
+    if sx is None or sy is None:
         return -1
+    coords = mp.coords
+    if len(mp.spaces) > MAX_DISTANCE_TABLE or sx not in coords or sy not in coords:
+        return _distance_afresh(mp, sx, sy)
+    key = ids.space_id(sx)
+    row = mp.distances.get(key)
+    if row is None:
+        steps = _steps_from(mp, sx)
+        row = mp.distances[key] = {ids.space_id(s): steps.get(s, -1) for s in mp.spaces}
+    return row[ids.space_id(sy)]
+
+
+def _steps_from(mp: MapSpec, start: str) -> dict[str, int]:
+    """The distance from space ``start`` to every space that has one: hex distance on a
+    hex grid (every space), else the fewest links (every space linked to it at all)."""
+    if mp.kind == "hex":
+        here = mp.coords[start]
+        return {s: hex_distance(here, mp.coords[s]) for s in mp.spaces}
+    seen = {start: 0}
+    todo = deque([start])
+    while todo:
+        cur = todo.popleft()
+        for nxt in mp.adjacency.get(cur, ()):
+            if nxt not in seen:
+                seen[nxt] = seen[cur] + 1
+                todo.append(nxt)
+    return seen
+
+
+def _distance_afresh(mp: MapSpec, x: str, y: str) -> int:
+    """The distance between spaces ``x`` and ``y`` worked out: hex distance on a hex
+    grid, else the fewest links from one to the other (-1: none)."""
     if mp.kind == "hex":
         return hex_distance(mp.coords[x], mp.coords[y])
     seen = {x: 0}

@@ -371,6 +371,9 @@ class MapSpec:
     )
     #: by space's pile, what entering it costs (a space's ``cost`` field), made once
     key_costs: dict[str, int] = field(default_factory=dict, compare=False, repr=False)
+    #: by space's pile, the ``distance`` to every space's pile (-1: no way there), made
+    #: once per space asked about (runtime.map.distance), on maps of up to 1,024 spaces
+    distances: dict[str, dict[str, int]] = field(default_factory=dict, compare=False, repr=False)
 
 
 @dataclass(frozen=True)
