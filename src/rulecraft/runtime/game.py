@@ -380,10 +380,10 @@ class Game:
         """The position after ``choices`` (a prefix of this game's), replayed from the
         last checkpoint at or before it, else from the start; the replay leaves a
         checkpoint every :data:`UNDO_CHECKPOINT` decisions.  So the first undo of a long
-        game replays it whole, and the undos after it (undo is seldom used once) replay at
-        most that many decisions each, not the game again.  No checkpoint is taken while
-        a game is played forward: a long game's states would be kept for the garbage
-        collector to walk (see _initial_state)."""
+        game replays it whole, and the undos after it (who undoes once often undoes again)
+        replay fewer than that many decisions each, not the game again.  No checkpoint
+        is taken while a game is played forward: a long game's states would be kept for
+        the garbage collector to walk (see _initial_state)."""
         marks = [m for m in self._checkpoints if m[0] <= len(choices)]
         if not marks:
             self._replay_from_initial([])

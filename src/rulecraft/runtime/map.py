@@ -363,7 +363,7 @@ def distance(ctx: Ctx, a: list[Any]) -> int:
     coordinates never change while it lies: a placement of tiles is a map of its own)."""
     mp = current_map(ctx)
     x, y = a[0], a[1]
-    if type(x) is str and type(y) is str:  # two spaces' piles: one look-up in the table
+    if type(x) is str and type(y) is str:  # two spaces' piles: one lookup in the table
         row = mp.distances.get(x)
         if row is not None:
             known = row.get(y)
@@ -401,21 +401,11 @@ def _steps_from(mp: MapSpec, start: str) -> dict[str, int]:
 
 
 def _distance_afresh(mp: MapSpec, x: str, y: str) -> int:
-    """The distance between spaces ``x`` and ``y`` worked out: hex distance on a hex
-    grid, else the fewest links from one to the other (-1: none)."""
+    """The distance between spaces ``x`` and ``y`` worked out (no table): hex distance on
+    a hex grid, else the fewest links from one to the other (-1: none)."""
     if mp.kind == "hex":
         return hex_distance(mp.coords[x], mp.coords[y])
-    seen = {x: 0}
-    todo = deque([x])
-    while todo:
-        cur = todo.popleft()
-        if cur == y:
-            return seen[cur]
-        for nxt in mp.adjacency.get(cur, ()):
-            if nxt not in seen:
-                seen[nxt] = seen[cur] + 1
-                todo.append(nxt)
-    return -1
+    return _steps_from(mp, x).get(y, -1)
 
 
 def space_at(ctx: Ctx, a: list[Any]) -> str | None:
