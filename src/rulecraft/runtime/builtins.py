@@ -23,9 +23,9 @@ from rulecraft.runtime.engine import (
     has_flag,
     modified,
     player,
+    record_attr,
     res_get,
     seat_of,
-    static_attr,
     zone_name,
     zone_owner,
 )
@@ -101,7 +101,7 @@ def _comp_own_field(ctx: Ctx, cid: str, comp: ComponentState, field: str) -> Any
     counters = comp["c"]
     if field in counters:
         return counters[field]
-    value = static_attr(ctx, cid, field)
+    value = record_attr(ctx, cid, comp, field)
     if value is None:
         d = ctx.prog.defs[comp["d"]]
         if field in d.effects:

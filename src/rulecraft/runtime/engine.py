@@ -452,18 +452,28 @@ def side_of(ctx: Ctx, cid: str) -> str | None:
 
 
 def static_attr(ctx: Ctx, cid: str, name: str) -> Any:
-    comp = ctx.st["comps"][cid]
+    """Attribute ``name`` of component ``cid`` before modifiers: set on the copy, else its
+    side's, its definition's, or worked out by the definition's expression."""
+    return record_attr(ctx, cid, ctx.st["comps"][cid], name)
+
+
+def record_attr(ctx: Ctx, cid: str, comp: ComponentState, name: str) -> Any:
+    """:func:`static_attr` of the component whose record ``comp`` is in hand (a field read
+    looks it up once; each card a menu weighs has its cost read)."""
     p = comp["p"]
-    if name in p:
+    if p and name in p:
         return p[name]
     d = ctx.prog.defs[comp["d"]]
-    side = comp.get("s")
-    if side is not None:
-        sattrs = d.side_attributes.get(side)
-        if sattrs is not None and name in sattrs:
-            return sattrs[name]
-    if name in d.attributes:
-        return d.attributes[name]
+    if d.side_attributes:
+        side = comp.get("s")
+        if side is not None:
+            sattrs = d.side_attributes.get(side)
+            if sattrs is not None and name in sattrs:
+                return sattrs[name]
+    attributes = d.attributes
+    value = attributes.get(name)
+    if value is not None or not d.dynamic or name in attributes:
+        return value
     fn = d.dynamic.get(name)
     if fn is not None:
         saved = ctx.loc

@@ -15,7 +15,16 @@ from rulecraft.runtime import engine as E
 from rulecraft.runtime import ids, incremental, plan
 from rulecraft.runtime.engine import Ctx, RuleError
 from rulecraft.runtime.ids import COPY, DEFINITION, PLAYER, SPACE, ZONE
-from rulecraft.runtime.program import AbilitySpec, ActionSpec, ExprFn, Instr, KeptSpaces, Label
+from rulecraft.runtime.program import (
+    AbilitySpec,
+    ActionSpec,
+    ExprFn,
+    Instr,
+    KeptSpaces,
+    KindSpec,
+    Label,
+    Program,
+)
 from rulecraft.runtime.state import State
 
 
@@ -441,12 +450,20 @@ def _round_end(body: int | None, rotate: bool, labels: dict[str, Any]) -> Instr:
 
 def _can_pay(ctx: Ctx, cost: tuple[tuple[str, ExprFn], ...], seat: int) -> bool:
     """Does ``seat`` hold what ``cost`` asks?"""
-    return all(_held(ctx, unit, seat) >= _amount(fn(ctx), "costs") for unit, fn in cost)
+    # loops, not all(): compiled (make compiled), a generator is an object made per call,
+    # and a menu asks this of every card in a hand
+    for unit, fn in cost:  # noqa: SIM110
+        if not _held(ctx, unit, seat) >= _amount(fn(ctx), "costs"):
+            return False
+    return True
 
 
 def _can_pay_fixed(ctx: Ctx, cost: tuple[tuple[str, int], ...], seat: int) -> bool:
     """:func:`_can_pay` for a cost written as numbers (``AbilitySpec.fixed_cost``)."""
-    return all(_held(ctx, unit, seat) >= amount for unit, amount in cost)
+    for unit, amount in cost:  # noqa: SIM110
+        if not _held(ctx, unit, seat) >= amount:
+            return False
+    return True
 
 
 def _held(ctx: Ctx, unit: str, seat: int) -> Any:
@@ -625,6 +642,18 @@ def _ability_keys(ab: AbilitySpec, cid: str) -> tuple[list[Any], str | None]:
     return keys
 
 
+def _ability_uses(prog: Program, where: str) -> dict[str, tuple[tuple[AbilitySpec, ...], KindSpec]]:
+    """The definitions whose kind uses abilities in zone ``where`` (``"map"``: a space),
+    each with its abilities and kind, kept with the program (:attr:`Program.ability_uses`)."""
+    uses: dict[str, tuple[tuple[AbilitySpec, ...], KindSpec]] = {}
+    for name, abilities in prog.abilities.items():
+        kind = prog.kinds.get(prog.defs[name].kind) if abilities else None
+        if kind is not None and where in kind.abilities_in:
+            uses[name] = (abilities, kind)
+    prog.ability_uses[where] = uses
+    return uses
+
+
 def _ability_options(ctx: Ctx, seat: int) -> list[list[Any]]:
     st = ctx.st
     prog = ctx.prog
@@ -633,17 +662,17 @@ def _ability_options(ctx: Ctx, seat: int) -> list[list[Any]]:
     you = E.player(seat)
     comps = st["comps"]
     zones = st["zones"]
-    all_abilities = prog.abilities
     for key, where in _ability_piles(ctx, seat):
+        uses = prog.ability_uses.get(where)
+        if uses is None:
+            uses = _ability_uses(prog, where)
         pile = zones[key]
         for cid in pile:
             comp = comps[cid]
-            abilities = all_abilities.get(comp["d"])
-            if not abilities:
+            found = uses.get(comp["d"])
+            if found is None or comp.get("down"):
                 continue
-            kind = prog.kinds.get(prog.defs[comp["d"]].kind)
-            if kind is None or where not in kind.abilities_in or comp.get("down"):
-                continue
+            abilities, kind = found
             owner = comp.get("o")  # (controller's first case in place)
             if (owner if owner is not None else E.controller(ctx, cid)) != seat:
                 continue

@@ -453,3 +453,9 @@ class Program:
     pile_sight: dict[str, tuple[str, int | None]] = field(
         default_factory=dict, compare=False, repr=False
     )
+    #: Zone name (``"map"`` for a space) -> definition -> its abilities and its kind, for
+    #: the definitions whose kind uses abilities in that zone (``_ability_options`` in
+    #: ``instructions``, for every card of the piles a menu looks at; learned as zones are met).
+    ability_uses: dict[str, dict[str, tuple[tuple[AbilitySpec, ...], KindSpec]]] = field(
+        default_factory=dict, compare=False, repr=False
+    )
