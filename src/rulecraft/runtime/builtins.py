@@ -29,7 +29,15 @@ from rulecraft.runtime.engine import (
     zone_name,
     zone_owner,
 )
-from rulecraft.runtime.ids import COPY, DEFINITION, PLAYER, SPACE, ZONE
+from rulecraft.runtime.ids import (
+    COPY,
+    DEFINITION_HEAD,
+    NAME_MARK,
+    NAME_MARK_AT,
+    PLAYER,
+    SPACE_HEAD,
+    ZONE_HEAD,
+)
 from rulecraft.runtime.state import ComponentState
 from rulecraft.runtime.values import COMPONENT_FIELDS
 
@@ -252,7 +260,8 @@ def own_field(ctx: Ctx, obj: Any, field: str) -> Any:
         comp = ctx.st["comps"].get(obj)
         if comp is not None:
             return _comp_own_field(ctx, obj, comp, field)
-        if obj[:2] == SPACE:  # (a map's rules read their spaces' costs and pieces)
+        # (a map's rules read their spaces' costs and pieces)
+        if len(obj) > 1 and obj[NAME_MARK_AT] == NAME_MARK and obj[0] == SPACE_HEAD:
             return space_field(ctx, obj, field)
     return get_field(ctx, obj, field)
 
@@ -289,16 +298,18 @@ def get_field(ctx: Ctx, obj: Any, field: str) -> Any:
             if field in _COMP_BUILTIN_FIELDS:
                 return comp_field(ctx, obj, field)
             return _comp_own_field(ctx, obj, comp, field)
-        # One slice tells the sort of id apart (read at every field access of every rule):
-        # the ids module's constants compared in place, not its is_* functions (a call each).
-        head = obj[:2]
-        if head[:1] == PLAYER:
+        # Two characters tell the sort of id apart (read at every field access of every
+        # rule): the ids module's constants compared in place, not its is_* functions (a
+        # call each), nor a slice (compiled, a string made and freed).
+        head = obj[:1]
+        if head == PLAYER:
             return player_field(ctx, ids.seat_of(obj), field)
-        if head == ZONE:
+        named = len(obj) > 1 and obj[NAME_MARK_AT] == NAME_MARK
+        if named and head == ZONE_HEAD:
             return zone_field(ctx, obj, field)
-        if head == SPACE:
+        if named and head == SPACE_HEAD:
             return space_field(ctx, obj, field)
-        if head == DEFINITION:
+        if named and head == DEFINITION_HEAD:
             d = ctx.prog.defs[ids.def_name(obj)]
             if field == "name":
                 return d.name

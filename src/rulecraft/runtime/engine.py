@@ -28,7 +28,13 @@ from rulecraft.errors import IllegalChoice as IllegalChoice
 from rulecraft.errors import RuleError as RuleError
 from rulecraft.rng import Rng, randbelow, shuffled
 from rulecraft.runtime import ids
-from rulecraft.runtime.ids import DEFINITION, SPACE, ZONE
+from rulecraft.runtime.ids import (
+    DEFINITION_HEAD,
+    NAME_MARK,
+    NAME_MARK_AT,
+    SPACE_HEAD,
+    ZONE_HEAD,
+)
 from rulecraft.runtime.program import (
     GrantSpec,
     KeptSpaces,
@@ -667,19 +673,25 @@ def comp_has_flag(ctx: Ctx, cid: str, comp: ComponentState, flag: str) -> bool:
 # ---------------------------------------------------------------------------- collections
 def as_list(ctx: Ctx, value: Any) -> list[Any]:
     """A value used as a collection: a zone gives its contents, a list itself."""
-    # The ids module's tests (is_zone, is_place, is_def) spelt with its constants in place:
-    # every collection a rule walks comes through here.
+    # The ids module's tests (is_zone, is_place, is_def) spelt with its constants in place,
+    # a character at a time: every collection a rule walks comes through here.
     if type(value) is list:
-        if value and type(first := value[0]) is str and first[:2] == ZONE:
+        if (
+            value
+            and type(first := value[0]) is str
+            and len(first) > 1
+            and first[NAME_MARK_AT] == NAME_MARK
+            and first[0] == ZONE_HEAD
+        ):
             # a list of zones (opponents.board): their contents, one after the other
             zones = ctx.st["zones"]
             return [c for key in value for c in zones.get(key, ())]
         return value
-    if type(value) is str:
-        head = value[:2]
-        if head in (ZONE, SPACE):
+    if type(value) is str and len(value) > 1 and value[NAME_MARK_AT] == NAME_MARK:
+        head = value[0]
+        if head in (ZONE_HEAD, SPACE_HEAD):
             return list(ctx.st["zones"].get(value, ()))
-        if head == DEFINITION:
+        if head == DEFINITION_HEAD:
             return list(ctx.by_def.get(ids.def_name(value), ()))
     if value is None:
         return []
@@ -704,7 +716,13 @@ def move_comp(ctx: Ctx, cid: str, dest: str, position: str | None = None) -> Non
         except ValueError:  # not in its pile (an arranged position may say so)
             pass
     pile = zones.setdefault(dest, [])
-    spec = ctx.prog.zones.get(zone_name(dest)) if type(dest) is str and dest[:2] == ZONE else None
+    to_zone = (
+        type(dest) is str
+        and len(dest) > 1
+        and dest[NAME_MARK_AT] == NAME_MARK
+        and dest[0] == ZONE_HEAD
+    )
+    spec = ctx.prog.zones.get(zone_name(dest)) if to_zone else None
     if spec is not None and spec.capacity is not None and len(pile) >= spec.capacity:
         # A full zone refuses the component: it stays where it was.
         zones[src].append(cid)
@@ -714,7 +732,7 @@ def move_comp(ctx: Ctx, cid: str, dest: str, position: str | None = None) -> Non
     else:
         pile.append(cid)
     comp["z"] = dest
-    if src != dest and src[:2] == ZONE:
+    if src != dest and len(src) > 1 and src[NAME_MARK_AT] == NAME_MARK and src[0] == ZONE_HEAD:
         left = ctx.prog.zones.get(zone_name(src))
         if left is not None and left.local_fields:
             props = comp["p"]

@@ -14,7 +14,16 @@ from typing import Any, Final
 from rulecraft.runtime import engine as E
 from rulecraft.runtime import ids, incremental, plan
 from rulecraft.runtime.engine import Ctx, RuleError
-from rulecraft.runtime.ids import COPY, DEFINITION, PLAYER, SPACE, ZONE
+from rulecraft.runtime.ids import (
+    COPY,
+    DEFINITION_HEAD,
+    NAME_MARK,
+    NAME_MARK_AT,
+    PLAYER,
+    SPACE_HEAD,
+    ZONE,
+    ZONE_HEAD,
+)
 from rulecraft.runtime.program import (
     AbilitySpec,
     ActionSpec,
@@ -862,16 +871,17 @@ def _value_id(ctx: Ctx, value: Any, seat: int | None) -> str:
     """How an option id names ``value``: a space or definition by its bare name, a card
     this seat cannot see by its place in its zone (``z:deck@0[3]``), any other id as is."""
     if type(value) is str:
-        # ids.bare_name and ids.is_component with the module's constants, in place: this
-        # runs for every option of every action menu
-        head = value[:2]
-        if head in (SPACE, DEFINITION):
-            return value[len(head) :]
+        # ids.bare_name and ids.is_component with the module's constants, in place, a
+        # character at a time: this runs for every option of every action menu
+        head = value[:1]
+        named = len(value) > 1 and value[NAME_MARK_AT] == NAME_MARK
+        if named and (head in (SPACE_HEAD, DEFINITION_HEAD)):
+            return value[NAME_MARK_AT + 1 :]
         if (
             seat is not None
             and COPY in value
-            and head != ZONE
-            and head[:1] != PLAYER
+            and not (named and head == ZONE_HEAD)
+            and head != PLAYER
             and not E.visible_to(ctx, value, seat)
         ):
             comp = ctx.st["comps"][value]
