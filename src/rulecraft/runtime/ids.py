@@ -73,9 +73,9 @@ PLAN_RESET: Final = "plan:reset"
 # The kinds' prefixes a component id never starts with, and their first characters.
 _NOT_COMPONENT: Final = (ZONE, SPACE, PLAYER)
 #: The first characters of the prefixes of zones, spaces and definitions.
-ZONE_HEAD: Final = "z"
-SPACE_HEAD: Final = "s"
-DEFINITION_HEAD: Final = "d"
+ZONE_HEAD: Final = ZONE[0]
+SPACE_HEAD: Final = SPACE[0]
+DEFINITION_HEAD: Final = DEFINITION[0]
 #: The prefixes of the ids that hold a name after them: zones, spaces, definitions.
 NAMED: Final = (ZONE, SPACE, DEFINITION)
 #: Each of them is two characters ending in this, and no other id (a player's, a
@@ -172,7 +172,12 @@ def is_zone(value: object) -> bool:
     >>> is_zone("z:hand@0"), is_zone("s:b2"), is_zone(None)
     (True, False, False)
     """
-    return isinstance(value, str) and len(value) > 1 and value[1] == ":" and value[0] == "z"
+    return (
+        isinstance(value, str)
+        and len(value) > 1
+        and value[NAME_MARK_AT] == NAME_MARK
+        and value[0] == ZONE_HEAD
+    )
 
 
 def is_place(value: object) -> bool:
@@ -181,10 +186,9 @@ def is_place(value: object) -> bool:
     >>> is_place("z:pile"), is_place("s:b2"), is_place("mark#1")
     (True, True, False)
     """
-    if not isinstance(value, str) or len(value) < 2 or value[1] != ":":
+    if not isinstance(value, str) or len(value) < 2 or value[NAME_MARK_AT] != NAME_MARK:
         return False
-    head = value[0]
-    return head == "z" or head == "s"
+    return value[0] in (ZONE_HEAD, SPACE_HEAD)
 
 
 def zone_key_stem(name: str) -> str:
@@ -203,10 +207,9 @@ def is_zone_space_or_def(value: object) -> bool:
     >>> [is_zone_space_or_def(v) for v in ("z:pile", "s:b2", "d:goblin", "@0", "mark#1", "a")]
     [True, True, True, False, False, False]
     """
-    if not isinstance(value, str) or len(value) < 2 or value[1] != ":":
+    if not isinstance(value, str) or len(value) < 2 or value[NAME_MARK_AT] != NAME_MARK:
         return False
-    head = value[0]
-    return head == "z" or head == "s" or head == "d"
+    return value[0] in (ZONE_HEAD, SPACE_HEAD, DEFINITION_HEAD)
 
 
 def split_zone_key(key: str) -> tuple[str, int | None]:
@@ -291,7 +294,12 @@ def is_space(value: object) -> bool:
     >>> is_space("s:b2"), is_space("z:pile"), is_space(3)
     (True, False, False)
     """
-    return isinstance(value, str) and len(value) > 1 and value[1] == ":" and value[0] == "s"
+    return (
+        isinstance(value, str)
+        and len(value) > 1
+        and value[NAME_MARK_AT] == NAME_MARK
+        and value[0] == SPACE_HEAD
+    )
 
 
 def space_name(value: str) -> str:
@@ -319,7 +327,12 @@ def is_def(value: object) -> bool:
     >>> is_def("d:goblin"), is_def("goblin#1")
     (True, False)
     """
-    return isinstance(value, str) and len(value) > 1 and value[1] == ":" and value[0] == "d"
+    return (
+        isinstance(value, str)
+        and len(value) > 1
+        and value[NAME_MARK_AT] == NAME_MARK
+        and value[0] == DEFINITION_HEAD
+    )
 
 
 def def_name(value: str) -> str:
@@ -338,9 +351,10 @@ def bare_name(value: str) -> str:
     >>> bare_name("s:b2"), bare_name("d:goblin"), bare_name("mark#1"), bare_name("@0")
     ('b2', 'goblin', 'mark#1', '@0')
     """
-    if len(value) > 1 and value[1] == ":" and (value[0] == "s" or value[0] == "d"):
-        return value[2:]
-    return value
+    named = len(value) > 1 and value[NAME_MARK_AT] == NAME_MARK
+    return (
+        value[NAME_MARK_AT + 1 :] if named and value[0] in (SPACE_HEAD, DEFINITION_HEAD) else value
+    )
 
 
 # ---------------------------------------------------------------------------- components
