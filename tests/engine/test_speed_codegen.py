@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import functools
 import random
+import warnings
 from typing import Any
 from unittest import mock
 
@@ -446,3 +447,32 @@ def test_a_generated_where_gives_what_its_closures_give_value_and_error(text: st
         want = [g if isinstance(w, tuple) and not isinstance(g, tuple) else w
                 for g, w in zip(got, want, strict=True)]  # fmt: skip
     assert got == want, text
+
+
+#: Values of every sort ``empty`` may be asked about in Radlands: a text of one character
+#: and of none, nothing, a definition (its copies), a seat's zones, a card, lists.
+EMPTINESS = ['"a"', '""', "none", "kundschafter", "you.hand", "you.camps", "[]", "[1]"]
+
+
+@pytest.mark.parametrize("value", EMPTINESS)
+def test_empty_says_what_count_says_generated_or_not(value: str) -> None:
+    """``empty(C)`` is ``count(C) == 0`` (docs/language.md: "`any(C)`, `empty(C)` | is the
+    collection non-empty / empty") for every sort of value, in the generated code (long
+    enough to be generated), in the closures, and in a ``where``; compiling it raises no
+    Python warning.  Found reading the code: the generated test read a text's second
+    character (``empty("a")`` failed with IndexError), and both compilers read a pile
+    named like a definition, which no pile is (``empty(kundschafter)`` held while
+    ``count(kundschafter)`` was 4)."""
+    ruleset = rulecraft.load("radlands")
+    assert ruleset.compile_expression is not None
+    games = _radlands_positions()
+    want = _outcomes(games, ruleset.compile_expression(ruleset.program, f"count({value}) == 0"))
+    texts = [f"empty({value}) and 1 == 1 and 2 == 2", f"count([0] where empty({value})) == 1"]
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")  # `None[1]` in generated source warns as it compiles
+        generated = [ruleset.compile_expression(ruleset.program, t) for t in texts]
+    assert getattr(generated[0], "__rulecraft_source__", None) is not None
+    with mock.patch.object(codegen, "plan", lambda *args: None):
+        closures = [ruleset.compile_expression(ruleset.program, t) for t in texts]
+    for fn in generated + closures:
+        assert _outcomes(games, fn) == want

@@ -60,6 +60,7 @@ from rulecraft.runtime.builtins import (
     FIELD_READERS,
     get_field,
     index_value,
+    is_empty,
     is_own_field,
     multiply,
     own_field,
@@ -247,12 +248,6 @@ def source_of(fn: Any) -> str | None:
 # Each does what the closure compiler's node of the same name does (compiler.py).
 
 
-def _empty(ctx: E.Ctx, v: Any) -> bool:
-    if ids.is_zone_space_or_def(v):
-        return not ctx.st["zones"].get(v)
-    return not E.as_list(ctx, v)
-
-
 def _coord(ctx: E.Ctx, o: Any, axis: int, name: str) -> Any:
     if ids.is_space(o) and ctx.prog.map is not None:
         return spatial.current_map(ctx).coords[ids.space_name(o)][axis]
@@ -279,7 +274,7 @@ def _helpers() -> dict[str, Any]:
     return {
         "_add": _add,
         "_num": _num,
-        "_empty": _empty,
+        "_empty": is_empty,
         "_coord": _coord,
         "_divide": divide,
         "_modulo": modulo,
@@ -673,10 +668,7 @@ class _Generator:
             # a space's pile (no pile for None: empty, as _empty says of nothing)
             return self.sorted_as(f"(not {ZONES}.get({args[0]}))", BOOL)
         if n == "empty" and len(args) == 1:
-            first, v = self.once(args[0])
-            # a zone, space or definition: its pile, read in place (ids.is_zone_space_or_def)
-            named = f"type({first}) is str and {v}[{ids.NAME_MARK_AT}] == {ids.NAME_MARK!r}"
-            return f"((not ctx.st['zones'].get({v})) if {named} else _empty(ctx, {v}))"
+            return self.emptiness(args[0])
         if n == "space_at" and self.c.map is not None and not self.c.map.tiles:
             # spatial.space_at without its argument list: the map's table of coordinates
             spaces = self.const({xy: ids.space_id(sid) for xy, sid in self.c.map.by_coord.items()})
@@ -685,6 +677,22 @@ class _Generator:
         if n == "count" and len(args) == 1:
             return self.sorted_as(f"len(as_list(ctx, {args[0]}))", INT)
         return f"{self.const(fn)}(ctx, [{', '.join(args)}])"
+
+    def emptiness(self, code: str) -> str:
+        """``empty(code)``: a zone's or a space's pile read in place (:func:`ids.is_place`
+        spelt a character at a time), anything else as ``_empty`` (a definition: its
+        copies, as ``count`` has them; a one-character text: a value like any other)."""
+        if code.isidentifier():
+            first = v = code
+        else:  # a literal too goes through a variable: `None[1]` would warn as it compiles
+            v = self.fresh("t")
+            first = f"({v} := {code})"
+        at = ids.NAME_MARK_AT
+        place = (
+            f"type({first}) is str and len({v}) > {at} and {v}[{at}] == {ids.NAME_MARK!r}"
+            f" and {v}[0] in ({ids.ZONE_HEAD!r}, {ids.SPACE_HEAD!r})"
+        )
+        return f"((not ctx.st['zones'].get({v})) if {place} else _empty(ctx, {v}))"
 
     def any_kept(self, e: ast.Expr, env: Env) -> str | None:
         """``any(e)`` that stops at the first item kept, when ``e`` is a ``where`` or a call

@@ -32,6 +32,7 @@ from rulecraft.runtime.builtins import (
     bounded,
     get_field,
     index_value,
+    is_empty,
     is_own_field,
     multiply,
     own_field,
@@ -410,15 +411,7 @@ def _spaces_where_empty(keys: tuple[str, ...], want: bool) -> ExprFn:
 
 def _where_empty(coll: ExprFn, want_empty: bool) -> ExprFn:
     def where_empty(ctx: E.Ctx) -> list[Any]:
-        zones = ctx.st["zones"]
-        out = []
-        for x in E.as_list(ctx, coll(ctx)):
-            if type(x) is str and x[1:2] == ":":
-                if (not zones.get(x)) == want_empty:
-                    out.append(x)
-            elif (not E.as_list(ctx, x)) == want_empty:
-                out.append(x)
-        return out
+        return [x for x in E.as_list(ctx, coll(ctx)) if is_empty(ctx, x) == want_empty]
 
     return where_empty
 
@@ -636,13 +629,7 @@ def _call_builtin(c: Compiler, e: ast.Call, n: str, args: list[ExprFn]) -> ExprF
     if n == "empty" and len(args) == 1:
         a0 = args[0]
 
-        def empty(ctx: E.Ctx) -> bool:
-            v = a0(ctx)
-            if ids.is_zone_space_or_def(v):
-                return not ctx.st["zones"].get(v)
-            return not E.as_list(ctx, v)
-
-        return empty
+        return lambda ctx: is_empty(ctx, a0(ctx))
     if n == "count" and len(args) == 1:
         a0 = args[0]
         return lambda ctx: len(E.as_list(ctx, a0(ctx)))

@@ -389,8 +389,24 @@ def _half_up(ctx: Ctx, a: list[Any]) -> int:
     return -(-int(a[0]) // 2)
 
 
+def is_empty(ctx: Ctx, value: Any) -> bool:
+    """``empty(value)``, as both compilers of expressions work it out: no card in a zone's
+    or a space's pile (read in place, not copied), else nothing in ``value`` as a
+    collection (a definition: its copies, as ``count`` has them; a text: itself).
+
+    >>> import rulecraft
+    >>> game = rulecraft.load("tictactoe").new_game(seed=0)
+    >>> texts = ("you.supply", "space_at(1, 1)", "none", '"a"')
+    >>> [game.evaluate_expr(f"empty({x})", 0) for x in texts]
+    [False, True, True, False]
+    """
+    if ids.is_place(value):
+        return not ctx.st["zones"].get(value)
+    return not as_list(ctx, value)
+
+
 def _empty(ctx: Ctx, a: list[Any]) -> bool:
-    return not as_list(ctx, a[0])
+    return is_empty(ctx, a[0])
 
 
 def _owner(ctx: Ctx, a: list[Any]) -> Any:
