@@ -80,7 +80,7 @@ DEFINITION_HEAD: Final = DEFINITION[0]
 NAMED: Final = (ZONE, SPACE, DEFINITION)
 #: Each of them is two characters ending in this, and no other id (a player's, a
 #: component's) holds it second: generated code tests ``value[1] == ":"``, one character
-#: (as fast as it gets), where :func:`is_zone_space_or_def` would cost a call.
+#: (as fast as it gets), where :func:`is_place` would cost a call.
 NAME_MARK: Final = ":"
 NAME_MARK_AT: Final = 1
 
@@ -199,17 +199,6 @@ def zone_key_stem(name: str) -> str:
     True
     """
     return f"z:{name}@"
-
-
-def is_zone_space_or_def(value: object) -> bool:
-    """Is ``value`` a zone's key, a space's or a definition's id (a prefix, then a name)?
-
-    >>> [is_zone_space_or_def(v) for v in ("z:pile", "s:b2", "d:goblin", "@0", "mark#1", "a")]
-    [True, True, True, False, False, False]
-    """
-    if not isinstance(value, str) or len(value) < 2 or value[NAME_MARK_AT] != NAME_MARK:
-        return False
-    return value[0] in (ZONE_HEAD, SPACE_HEAD, DEFINITION_HEAD)
 
 
 def split_zone_key(key: str) -> tuple[str, int | None]:
