@@ -376,6 +376,9 @@ _FIXED_TERMS = [
     "first(you.people).cost", "you.hand", "strength(opponent)", "2",
 ]  # fmt: skip
 _OPERATORS = ["<=", "==", ">", "!=", "+ 1 >"]
+#: Values of other sorts than the terms, for ``empty()``: a text of one character, nothing,
+#: a definition (its copies).
+_ODD_VALUES = ['"a"', "none", "kundschafter"]
 
 
 @st.composite
@@ -385,7 +388,7 @@ def _conditions(draw: st.DrawFn, depth: int = 0) -> str:
     left = draw(st.sampled_from(_ITEM_TERMS + _FIXED_TERMS))
     right = draw(st.sampled_from(_ITEM_TERMS + _FIXED_TERMS))
     atom = f"{left} {draw(st.sampled_from(_OPERATORS))} {right}"
-    shape = draw(st.integers(0, 4 if depth == 0 else 2))
+    shape = draw(st.integers(0, 5 if depth == 0 else 2))
     if shape == 1:
         return f"{atom} and {draw(_conditions(depth + 1))}"
     if shape == 2:
@@ -397,6 +400,10 @@ def _conditions(draw: st.DrawFn, depth: int = 0) -> str:
         return f"count({draw(st.sampled_from(_COLLECTIONS))} where {inner}) > 1 and {atom}"
     if shape == 4:
         return f"any(you.camps where col_count(opponent, it.col) >= count(you.hand)) or {atom}"
+    if shape == 5:
+        odd = draw(st.booleans())
+        value = draw(st.sampled_from(_ODD_VALUES if odd else _ITEM_TERMS + _FIXED_TERMS))
+        return f"empty({value}) or {atom}"
     return atom
 
 
