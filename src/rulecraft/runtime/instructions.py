@@ -875,7 +875,7 @@ def _value_id(ctx: Ctx, value: Any, seat: int | None) -> str:
         # character at a time: this runs for every option of every action menu
         head = value[:1]
         named = len(value) > 1 and value[NAME_MARK_AT] == NAME_MARK
-        if named and (head in (SPACE_HEAD, DEFINITION_HEAD)):
+        if named and head in (SPACE_HEAD, DEFINITION_HEAD):
             return value[NAME_MARK_AT + 1 :]
         if (
             seat is not None
