@@ -51,7 +51,6 @@ from typing import TYPE_CHECKING, Any, Final
 from rulecraft.compile.fields import static_kind
 from rulecraft.errors import RuleError
 from rulecraft.language import ast
-from rulecraft.language.visit import walk
 from rulecraft.runtime import engine as E
 from rulecraft.runtime import ids
 from rulecraft.runtime import map as spatial
@@ -91,6 +90,11 @@ _RUNTIME_NAMES = frozenset(
 _COMPARE = {"==": "==", "!=": "!="}
 #: The generated code's name for the state's zones (read once per call, when used).
 ZONES = "_zones"
+#: The locals nothing rebinds while an expression is worked out, and the Python variables
+#: the generated code reads them into once, at its start (:func:`plan`): a condition that
+#: asks five things of ``this`` looks it up once, and an argument ``this`` of an inlined
+#: definition stands for its parameter as it is.
+FIXED_LOCALS: Final = {"this": "_this", "you": "_you"}
 #: What the generator knows of a generated value's sort (:attr:`_Generator.sorts`): a
 #: Python ``bool``, an ``int``, one of the map's space ids, a space id or ``None``.
 BOOL, INT, SPACE, SPACE_OR_NONE = "bool", "int", "space", "space?"
@@ -154,7 +158,13 @@ def plan(compiler: Compiler, e: ast.Expr, scope: Scope) -> Plan | None:
     if gen.nodes < MIN_NODES:
         return None
     zones = f"    {ZONES} = ctx.st['zones']\n" if ZONES in body else ""
-    source = f"def _generated(ctx):\n    loc = ctx.loc\n{zones}    return {body}\n"
+    # this and you read once (nothing rebinds them while an expression is worked out)
+    fixed = "".join(
+        f"    {var} = loc.get({n!r})\n"
+        for n, var in FIXED_LOCALS.items()
+        if re.search(rf"\b{var}\b", body)
+    )
+    source = f"def _generated(ctx):\n    loc = ctx.loc\n{zones}{fixed}    return {body}\n"
     return Plan(source, gen.consts, gen.fallbacks, gen.nodes)
 
 
@@ -558,7 +568,9 @@ class _Generator:
         n = e.name
         if n in env.pyvars:
             return env.pyvars[n]
-        if n in env.loc_names or n in ("you", "this", "it"):
+        if n in FIXED_LOCALS:
+            return FIXED_LOCALS[n]
+        if n in env.loc_names or n == "it":
             return f"loc.get({n!r})"
         c = self.c
         if n in _RUNTIME_NAMES or n == "amount":
@@ -718,20 +730,10 @@ class _Generator:
         d = self.c.defines[n]
         from rulecraft.compile.compiler import Scope
 
-        # An argument that is a Python variable or a constant stands for its parameter
-        # as it is, and so does a local no expression rebinds (this, you) when the body
-        # walks no collection (where it would be read again for every element); any
-        # other is bound once, by ':=' before the body.
-        loops = any(
-            isinstance(x, ast.Where)
-            or (
-                isinstance(x, ast.Call)
-                and isinstance(x.func, ast.Name)
-                and x.func.name in self.c.defines
-            )
-            for x in walk(d.expr)
-        )
-        bound = [a if _is_atom(a) or (a in _FIXED_LOCALS and not loops) else None for a in args]
+        # An argument that is a Python variable (this and you are: FIXED_LOCALS) or a
+        # constant stands for its parameter as it is; any other is bound once, by ':='
+        # before the body.
+        bound = [a if _is_atom(a) else None for a in args]
         params = [a if a is not None else self.fresh("p") for a in bound]
         loop = self.loop
         if loop is not None:  # a parameter bound to what changes item by item changes too
@@ -926,11 +928,6 @@ def _counted_against_zero(e: ast.Binary) -> tuple[ast.Where, bool] | None:
     if len(call.args) != 1 or not isinstance(call.args[0], ast.Where):
         return None
     return call.args[0], some_kept
-
-
-#: The generated reads of the locals nothing rebinds while an expression is worked out:
-#: read again in place of a parameter, they read the same value.
-_FIXED_LOCALS = frozenset({"loc.get('this')", "loc.get('you')"})
 
 
 #: A Python name in generated code.
