@@ -126,7 +126,10 @@ def _comp_used(ctx: Ctx, cid: str) -> bool:
     """Has one of the component's abilities been used this turn?"""
     used = ctx.st["used"]
     if used:
-        prefix = "turn|" + ids.ability_option_prefix(cid)
+        prefixes = ctx.prog.used_prefixes
+        prefix = prefixes.get(cid)
+        if prefix is None:
+            prefix = prefixes[cid] = "turn|" + ids.ability_option_prefix(cid)
         for k in used:
             if k.startswith(prefix):
                 return True

@@ -271,13 +271,12 @@ def visible_to(ctx: Ctx, cid: str, seat: int | None) -> bool:
     visibility, owner = sight
     if visibility == "public":
         return True
+    if visibility == "owner" and owner == seat:
+        return True  # (before the card's own marks: a menu asks it of every card in a hand)
     if comp.get("up"):
         return True
-    if comp.get("seen") and seat in comp["seen"]:
-        return True  # a private look: reveal ... to P, look at ...
-    if visibility == "owner":
-        return owner == seat
-    return False
+    # a private look: reveal ... to P, look at ...
+    return bool(comp.get("seen") and seat in comp["seen"])
 
 
 def _pile_sight(prog: Program, key: str) -> tuple[str, int | None]:
@@ -709,12 +708,18 @@ def move_comp(ctx: Ctx, cid: str, dest: str, position: str | None = None) -> Non
     if moved is not None:  # some menu's options are kept up to date (incremental.py)
         moved.add(src)
         moved.add(dest)
-    if src in zones:
-        # try/except, not contextlib.suppress: a context manager per move costs more
-        try:  # noqa: SIM105
-            zones[src].remove(cid)
-        except ValueError:  # not in its pile (an arranged position may say so)
-            pass
+    left_pile = zones.get(src)
+    if left_pile is not None:
+        # A card leaves the top of its pile most often (a draw: the end of the list), which
+        # remove() would reach last, comparing ids all the way; a card lies in one pile once.
+        if left_pile and left_pile[-1] == cid:
+            left_pile.pop()
+        else:
+            # try/except, not contextlib.suppress: a context manager per move costs more
+            try:  # noqa: SIM105
+                left_pile.remove(cid)
+            except ValueError:  # not in its pile (an arranged position may say so)
+                pass
     pile = zones.setdefault(dest, [])
     to_zone = (
         type(dest) is str
@@ -1116,7 +1121,14 @@ def _run_loop(ctx: Ctx) -> None:
     stack = st["stack"]
     routines = ctx.prog.routines
     steps = 0
-    while st.get("pending") is None and st.get("result") is None:
+    # A decision is pending or the game is over only after a stop (ask and finish count
+    # one): the state is read again only then, not each time another frame takes over.
+    seen = ctx.stops - 1
+    while True:
+        if ctx.stops != seen:
+            seen = ctx.stops
+            if st.get("pending") is not None or st.get("result") is not None:
+                return
         if not stack:
             finish(ctx, [], True, "The rules ran out.")
             return

@@ -457,22 +457,35 @@ def _round_end(body: int | None, rotate: bool, labels: dict[str, Any]) -> Instr:
     return round_end
 
 
-def _can_pay(ctx: Ctx, cost: tuple[tuple[str, ExprFn], ...], seat: int) -> bool:
-    """Does ``seat`` hold what ``cost`` asks?"""
+def _can_pay(
+    ctx: Ctx, cost: tuple[tuple[str, ExprFn], ...], seat: int, held: dict[str, Any]
+) -> bool:
+    """Does ``seat`` hold what ``cost`` asks?  ``held``: what :func:`_held` said so far
+    while this menu is listed (listing changes nothing, so it says the same again)."""
     # loops, not all(): compiled (make compiled), a generator is an object made per call,
     # and a menu asks this of every card in a hand
     for unit, fn in cost:  # noqa: SIM110
-        if not _held(ctx, unit, seat) >= _amount(fn(ctx), "costs"):
+        if not _held_now(ctx, unit, seat, held) >= _amount(fn(ctx), "costs"):
             return False
     return True
 
 
-def _can_pay_fixed(ctx: Ctx, cost: tuple[tuple[str, int], ...], seat: int) -> bool:
+def _can_pay_fixed(
+    ctx: Ctx, cost: tuple[tuple[str, int], ...], seat: int, held: dict[str, Any]
+) -> bool:
     """:func:`_can_pay` for a cost written as numbers (``AbilitySpec.fixed_cost``)."""
     for unit, amount in cost:  # noqa: SIM110
-        if not _held(ctx, unit, seat) >= amount:
+        if not _held_now(ctx, unit, seat, held) >= amount:
             return False
     return True
+
+
+def _held_now(ctx: Ctx, unit: str, seat: int, held: dict[str, Any]) -> Any:
+    """:func:`_held`, remembered in ``held`` (one lookup where it took three)."""
+    have = held.get(unit)
+    if have is None:
+        have = held[unit] = _held(ctx, unit, seat)
+    return have
 
 
 def _held(ctx: Ctx, unit: str, seat: int) -> Any:
@@ -518,10 +531,11 @@ def _menu_options(ctx: Ctx, index: int) -> list[list[Any]]:
     if phase.max_actions is not None and done >= phase.max_actions:
         return options
     saved = ctx.loc
+    held: dict[str, Any] = {}  # (see _can_pay)
     try:
         for name in phase.actions:
             if name == "abilities":
-                options.extend(_ability_options(ctx, seat))
+                options.extend(_ability_options(ctx, seat, held))
                 continue
             if phase.distinct and used.get(f"phase|did:{name}"):
                 continue
@@ -532,7 +546,7 @@ def _menu_options(ctx: Ctx, index: int) -> list[list[Any]]:
                 ctx.loc = {"you": you, "this": None}
                 if act.condition is not None and not act.condition(ctx):
                     continue
-                if not _can_pay(ctx, act.cost, seat):
+                if not _can_pay(ctx, act.cost, seat, held):
                     continue
                 options.append([act.option, E.text_of(ctx, act.label), ["act", name, None]])
                 continue
@@ -540,7 +554,7 @@ def _menu_options(ctx: Ctx, index: int) -> list[list[Any]]:
             ctx.loc = local
             kept = act.kept
             if kept is not None:  # kept up to date as pieces move, not listed afresh
-                _kept_options(ctx, act, kept, seat, options)
+                _kept_options(ctx, act, kept, seat, options, held)
                 continue
             var = act.for_var or "it"
             condition = act.condition
@@ -549,7 +563,7 @@ def _menu_options(ctx: Ctx, index: int) -> list[list[Any]]:
                 local[var] = value
                 if condition is not None and not condition(ctx):
                     continue
-                if cost and not _can_pay(ctx, cost, seat):
+                if cost and not _can_pay(ctx, cost, seat, held):
                     continue
                 options.append(_value_option(ctx, act, value, seat))
     finally:
@@ -591,7 +605,12 @@ def _fresh_option(ctx: Ctx, act: ActionSpec, value: Any, seat: int) -> list[Any]
 
 
 def _kept_options(
-    ctx: Ctx, act: ActionSpec, kept: KeptSpaces, seat: int, options: list[list[Any]]
+    ctx: Ctx,
+    act: ActionSpec,
+    kept: KeptSpaces,
+    seat: int,
+    options: list[list[Any]],
+    held: dict[str, Any],
 ) -> None:
     """The options of ``act`` over the spaces its ``where`` keeps (:mod:`incremental`),
     appended to ``options`` in the ``where``'s order; ``ctx.loc`` is the action's locals."""
@@ -610,7 +629,7 @@ def _kept_options(
             local[var] = spaces[i]
             if condition is not None and not condition(ctx):
                 continue
-            if cost and not _can_pay(ctx, cost, seat):
+            if cost and not _can_pay(ctx, cost, seat, held):
                 continue
         options.append(made[i])
 
@@ -663,7 +682,10 @@ def _ability_uses(prog: Program, where: str) -> dict[str, tuple[tuple[AbilitySpe
     return uses
 
 
-def _ability_options(ctx: Ctx, seat: int) -> list[list[Any]]:
+def _ability_options(ctx: Ctx, seat: int, held: dict[str, Any] | None = None) -> list[list[Any]]:
+    """The options of the abilities ``seat`` may use now (``held``: see :func:`_can_pay`)."""
+    if held is None:
+        held = {}
     st = ctx.st
     prog = ctx.prog
     out: list[list[Any]] = []
@@ -671,6 +693,9 @@ def _ability_options(ctx: Ctx, seat: int) -> list[list[Any]]:
     you = E.player(seat)
     comps = st["comps"]
     zones = st["zones"]
+    # One dict of locals for every card's conditions (the caller puts ctx.loc back):
+    # nothing keeps it, and a condition reads nothing but this and you.
+    local: dict[str, Any] = {"you": you, "this": None}
     for key, where in _ability_piles(ctx, seat):
         uses = prog.ability_uses.get(where)
         if uses is None:
@@ -698,12 +723,13 @@ def _ability_options(ctx: Ctx, seat: int) -> list[list[Any]]:
                 if lkey is not None and used.get(lkey):
                     continue
                 fixed = ab.fixed_cost
-                if fixed is not None and not _can_pay_fixed(ctx, fixed, seat):
+                if fixed is not None and not _can_pay_fixed(ctx, fixed, seat, held):
                     continue  # (cheaper than the condition, and as final)
-                ctx.loc = {"you": you, "this": cid}
+                local["this"] = cid
+                ctx.loc = local
                 if ab.condition is not None and not ab.condition(ctx):
                     continue
-                if fixed is None and not _can_pay(ctx, ab.cost, seat):
+                if fixed is None and not _can_pay(ctx, ab.cost, seat, held):
                     continue
                 # The label is filled in only when somebody looks (see option_label).
                 out.append(option)

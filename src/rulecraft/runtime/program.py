@@ -459,3 +459,7 @@ class Program:
     ability_uses: dict[str, dict[str, tuple[tuple[AbilitySpec, ...], KindSpec]]] = field(
         default_factory=dict, compare=False, repr=False
     )
+    #: Component id -> what the keys of ``used`` that count its abilities' uses this turn
+    #: start with (``builtins.was_used``, which a condition may ask of every card a menu
+    #: weighs; made once per card, not joined at each question).
+    used_prefixes: dict[str, str] = field(default_factory=dict, compare=False, repr=False)
