@@ -23,6 +23,7 @@ from rulecraft.language.parser import parse_expression
 from rulecraft.runtime import engine as E
 from rulecraft.runtime import incremental
 from rulecraft.runtime import map as spatial
+from rulecraft.runtime.builtins import get_field
 from rulecraft.runtime.program import KeptSpaces
 
 
@@ -159,6 +160,24 @@ def test_a_plan_reset_puts_the_spaces_back(tmp_path: Path) -> None:
     game.choose("plan:reset")
     assert "act:place:a1" in game.legal_ids() and "act:place:b1" in game.legal_ids()
     check_position(game)
+
+
+def test_a_plan_reset_leaves_the_context_reading_the_restored_cards(tmp_path: Path) -> None:
+    """The context reads cards through ``Ctx.comps``, the state's own table: a plan's reset
+    refills that table in place (it once put a new one in the state, and the rules went
+    on reading the cards of before the reset: Knight Moves' record hashes changed)."""
+    shutil.copytree(bundled_root() / "tictactoe", tmp_path / "plan")
+    manifest = (tmp_path / "plan" / "ruleset.yaml").read_text()
+    manifest = manifest.replace("max: 1\n      mandatory: true", "max: 2\n      plan: true")
+    manifest = manifest.replace("max_decisions: 9", "max_decisions: 60")
+    (tmp_path / "plan" / "ruleset.yaml").write_text(manifest)
+    game = rulecraft.load(tmp_path / "plan").new_game(seed=0)
+    game.choose("act:place:a1")
+    (mark,) = game.state["zones"]["s:a1"]
+    game.choose("plan:reset")
+    ctx = game._ctx()
+    assert ctx.comps is game.state["comps"]
+    assert get_field(ctx, mark, "zone") == "z:supply@0" and not game.state["zones"]["s:a1"]
 
 
 def kept(name: str, text: str) -> KeptSpaces | None:

@@ -382,7 +382,7 @@ def _check_holder(ctx: Ctx, holder: HolderSetup, per_player: bool, where: str) -
 
 
 def _card_id(ctx: Ctx, cid: str) -> str:
-    comps = ctx.st["comps"]
+    comps = ctx.comps
     if cid not in comps:
         hint = did_you_mean(cid, comps)
         also = f" (did you mean {hint!r}?)" if hint else ""
@@ -461,7 +461,7 @@ def _put(ctx: Ctx, key: str, fill: ZoneFill) -> None:
 def _set_card(ctx: Ctx, cid: str, card: CardSetup) -> None:
     from rulecraft.runtime.instructions import _set_field
 
-    comp = ctx.st["comps"][cid]
+    comp = ctx.comps[cid]
     if card.side is not None:
         comp["s"] = card.side
     if card.owner is not MISSING:

@@ -68,7 +68,7 @@ _COMP_BUILTIN_FIELDS: Final = COMPONENT_FIELDS - {"text", "traits"}  # those two
 
 
 def comp_field(ctx: Ctx, cid: str, field: str) -> Any:
-    comp = ctx.st["comps"][cid]
+    comp = ctx.comps[cid]
     if field not in _COMP_BUILTIN_FIELDS:
         return _comp_own_field(ctx, cid, comp, field)
     if field == "id":
@@ -141,7 +141,7 @@ def is_facedown(ctx: Ctx, obj: Any) -> Any:
     through the chain of the fields every component answers (an ability's condition may
     ask it of every card a menu considers)."""
     if type(obj) is str:
-        comp = ctx.st["comps"].get(obj)
+        comp = ctx.comps.get(obj)
         if comp is not None:
             return bool(comp.get("down"))
     return get_field(ctx, obj, "facedown")
@@ -149,7 +149,7 @@ def is_facedown(ctx: Ctx, obj: Any) -> Any:
 
 def was_used(ctx: Ctx, obj: Any) -> Any:
     """``obj.used``, as :func:`get_field` reads it: a component's in one step."""
-    if type(obj) is str and obj in ctx.st["comps"]:
+    if type(obj) is str and obj in ctx.comps:
         return _comp_used(ctx, obj)
     return get_field(ctx, obj, "used")
 
@@ -210,7 +210,7 @@ def kind_of(ctx: Ctx, obj: Any) -> Any:
     """``obj.kind``, as :func:`get_field` reads it: a component's from its definition in
     one step (the field rules test most, ``where it.kind == person``)."""
     if type(obj) is str:
-        comp = ctx.st["comps"].get(obj)
+        comp = ctx.comps.get(obj)
         if comp is not None:
             return ctx.prog.defs[comp["d"]].kind
     return get_field(ctx, obj, "kind")
@@ -219,7 +219,7 @@ def kind_of(ctx: Ctx, obj: Any) -> Any:
 def controller_of(ctx: Ctx, obj: Any) -> Any:
     """``obj.controller``, as :func:`get_field` reads it: a component's in one step
     (rules ask it of every card they weigh, ``it.controller.people``)."""
-    if type(obj) is str and obj in ctx.st["comps"]:
+    if type(obj) is str and obj in ctx.comps:
         return player(controller(ctx, obj))
     return get_field(ctx, obj, "controller")
 
@@ -227,7 +227,7 @@ def controller_of(ctx: Ctx, obj: Any) -> Any:
 def owner_of(ctx: Ctx, obj: Any) -> Any:
     """``obj.owner``, as :func:`get_field` reads it: a component's in one step."""
     if type(obj) is str:
-        comp = ctx.st["comps"].get(obj)
+        comp = ctx.comps.get(obj)
         if comp is not None:
             o = comp.get("o")
             return None if o is None else player(o)
@@ -237,7 +237,7 @@ def owner_of(ctx: Ctx, obj: Any) -> Any:
 def zone_of(ctx: Ctx, obj: Any) -> Any:
     """``obj.zone``, as :func:`get_field` reads it: a component's in one step."""
     if type(obj) is str:
-        comp = ctx.st["comps"].get(obj)
+        comp = ctx.comps.get(obj)
         if comp is not None:
             return comp["z"]
     return get_field(ctx, obj, "zone")
@@ -260,7 +260,7 @@ def own_field(ctx: Ctx, obj: Any, field: str) -> Any:
     attribute, an effect), as :func:`get_field` reads it: a component's without the tests
     for the other sorts of value and for the built-in fields."""
     if type(obj) is str:
-        comp = ctx.st["comps"].get(obj)
+        comp = ctx.comps.get(obj)
         if comp is not None:
             return _comp_own_field(ctx, obj, comp, field)
         # (a map's rules read their spaces' costs and pieces)
@@ -296,7 +296,7 @@ def get_field(ctx: Ctx, obj: Any, field: str) -> Any:
     if isinstance(obj, str):
         # A component first, by one lookup (most fields read are cards'): no id of another
         # sort is a key of the components.
-        comp = ctx.st["comps"].get(obj)
+        comp = ctx.comps.get(obj)
         if comp is not None:
             if field in _COMP_BUILTIN_FIELDS:
                 return comp_field(ctx, obj, field)
@@ -424,7 +424,7 @@ def _component(ctx: Ctx, a: list[Any]) -> Any:
     """``component("goblin#2")``: one copy by its id (ids hold ``#``, which starts a comment in
     source text, so they are written as texts); none if there is no such component."""
     cid = str(a[0])
-    return cid if cid in ctx.st["comps"] else None
+    return cid if cid in ctx.comps else None
 
 
 def _reverse(ctx: Ctx, a: list[Any]) -> list[Any]:

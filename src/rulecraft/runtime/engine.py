@@ -110,11 +110,19 @@ class Ctx:
     #: game starts with nothing (``None``).
     activity: dict[str, bool] | None = None
     instances: dict[str, list[str | None]] | None = None
+    #: The state's components (``st["comps"]``, which nothing replaces: a copy of the
+    #: state gets a context of its own, and a plan's reset refills the table in place),
+    #: read by every field and flag a rule asks of a card without a dictionary read for
+    #: the table first.
+    comps: dict[str, ComponentState] = field(init=False, repr=False, compare=False)
     #: How many times :func:`ask` or :func:`finish` stopped the rules through this
     #: context: the run loop compares it around each instruction instead of reading the
     #: state's ``pending`` and ``result`` (two dictionary reads a step).  Nothing else
     #: sets either while rules run.
     stops: int = 0
+
+    def __post_init__(self) -> None:
+        self.comps = self.st["comps"]
 
     def say(self, text: str, audience: int = -1) -> None:
         """Add a log line; ``audience`` -1 is everybody, else only that seat sees it."""
@@ -165,7 +173,7 @@ def zone_key(prog: Program, name: str, seat: int | None) -> str:
 def comp_name(ctx: Ctx, cid: str) -> Any:
     """A component's name as a text: its side's ``name`` while that side is up, else its
     definition's (a card flipped to a side named "Awake" reads "Awake")."""
-    comp = ctx.st["comps"][cid]
+    comp = ctx.comps[cid]
     d = ctx.prog.defs[comp["d"]]
     side = comp.get("s")
     if side is not None:
@@ -180,7 +188,7 @@ def text_of(ctx: Ctx, value: Any) -> str:
     if isinstance(value, dict):
         return str(value.get(ctx.lang) or value.get("", ""))
     if isinstance(value, str):
-        if value in ctx.st["comps"]:  # a card, by one lookup: no other id is a key there
+        if value in ctx.comps:  # a card, by one lookup: no other id is a key there
             return text_of(ctx, comp_name(ctx, value))
         if ids.is_player(value):
             return f"Player {ids.seat_of(value) + 1}"
@@ -227,7 +235,7 @@ def _seen_by_readers(ctx: Ctx, cid: str) -> bool:
 
 def public_text(ctx: Ctx, value: Any) -> str:
     """A value as text that anybody may read: a card some seat may not see is "a card"."""
-    if is_comp(value) and value in ctx.st["comps"] and not _seen_by_readers(ctx, value):
+    if is_comp(value) and value in ctx.comps and not _seen_by_readers(ctx, value):
         return "a card"
     text = ", ".join(public_text(ctx, v) for v in value) if isinstance(value, list) else None
     text = text_of(ctx, value) if text is None else text
@@ -248,11 +256,11 @@ WHEREABOUTS: Final = frozenset({"zone", "owner", "controller", "facedown", "posi
 
 def hidden_field(ctx: Ctx, obj: Any, field: str) -> bool:
     """Is ``obj.field`` something some seat may not know (a hidden card's rank, say)?"""
-    if not (is_comp(obj) and obj in ctx.st["comps"]) or field in WHEREABOUTS:
+    if not (is_comp(obj) and obj in ctx.comps) or field in WHEREABOUTS:
         return False
     if _seen_by_readers(ctx, obj):
         return False
-    spec = ctx.prog.zones.get(zone_name(ctx.st["comps"][obj]["z"]))
+    spec = ctx.prog.zones.get(zone_name(ctx.comps[obj]["z"]))
     return spec is None or field not in spec.public_fields
 
 
@@ -261,7 +269,7 @@ def visible_to(ctx: Ctx, cid: str, seat: int | None) -> bool:
     """May ``seat`` see which component ``cid`` is?  (``None``: an all-seeing observer.)"""
     if seat is None:
         return True
-    comp = ctx.st["comps"][cid]
+    comp = ctx.comps[cid]
     if comp.get("down"):
         return bool(comp.get("seen") and seat in comp["seen"])
     key = comp["z"]
@@ -293,7 +301,7 @@ def public_props(ctx: Ctx, cid: str) -> dict[str, Any]:
     """The fields of ``cid`` its zone declares ``public_fields`` that the rules have set on
     this copy: what every seat may know of a card it cannot see (where it lies).  Only
     values set on the copy count: a definition's attribute would tell the card apart."""
-    comp = ctx.st["comps"][cid]
+    comp = ctx.comps[cid]
     spec = ctx.prog.zones.get(zone_name(comp["z"])) if ids.is_zone(comp["z"]) else None
     if spec is None or not spec.public_fields:
         return {}
@@ -320,7 +328,7 @@ def say_about(ctx: Ctx, cid: str, rest: str) -> None:
 # ---------------------------------------------------------------------------- components
 def comp_state(ctx: Ctx, cid: str) -> ComponentState:
     try:
-        c: ComponentState = ctx.st["comps"][cid]
+        c: ComponentState = ctx.comps[cid]
     except KeyError:
         raise RuleError(f"no component {cid!r}") from None
     return c
@@ -360,7 +368,7 @@ def touched(ctx: Ctx, cid: str) -> None:
         del known[cid]
     instances = ctx.instances
     if instances:
-        d = ctx.st["comps"][cid]["d"]
+        d = ctx.comps[cid]["d"]
         if d in instances:
             del instances[d]
 
@@ -408,7 +416,7 @@ def listing(ctx: Ctx, fn: Callable[[Ctx], T]) -> T:
 def _is_active(ctx: Ctx, cid: str) -> tuple[bool, bool]:
     """Whether ``cid``'s text works, and whether the component alone decided it (its
     place, face and flags), so that it holds until the component changes."""
-    comp = ctx.st["comps"][cid]
+    comp = ctx.comps[cid]
     d = ctx.prog.defs[comp["d"]]
     kind = ctx.prog.kinds.get(d.kind)
     if kind is None:
@@ -443,7 +451,7 @@ def _owner_player(ctx: Ctx, cid: str) -> str | None:
 
 
 def controller(ctx: Ctx, cid: str) -> int:
-    comp = ctx.st["comps"][cid]
+    comp = ctx.comps[cid]
     owner = comp.get("o")
     if owner is None:
         zo = zone_owner(comp["z"])
@@ -452,14 +460,14 @@ def controller(ctx: Ctx, cid: str) -> int:
 
 
 def side_of(ctx: Ctx, cid: str) -> str | None:
-    s: str | None = ctx.st["comps"][cid].get("s")
+    s: str | None = ctx.comps[cid].get("s")
     return s
 
 
 def static_attr(ctx: Ctx, cid: str, name: str) -> Any:
     """Attribute ``name`` of component ``cid`` before modifiers: set on the copy, else its
     side's, its definition's, or worked out by the definition's expression."""
-    return record_attr(ctx, cid, ctx.st["comps"][cid], name)
+    return record_attr(ctx, cid, ctx.comps[cid], name)
 
 
 def record_attr(ctx: Ctx, cid: str, comp: ComponentState, name: str) -> Any:
@@ -592,7 +600,7 @@ def _active_instances(ctx: Ctx, owner: str, side: str | None) -> list[str | None
     kind = ctx.prog.kinds.get(d.kind) if d is not None else None
     if kind is None:
         return out  # (what _is_active says of a component of no declared kind)
-    comps = ctx.st["comps"]
+    comps = ctx.comps
     active_in = kind.active_in
     for cid in ctx.by_def.get(owner, ()):
         # Most copies of a card lie where nothing is active (a deck, a hand): told by
@@ -614,7 +622,7 @@ def _decided_alone(ctx: Ctx, owner: str) -> bool:
         return True
     if kind.active_flags is None:
         return False
-    comps = ctx.st["comps"]
+    comps = ctx.comps
     return all("traits" not in comps[cid]["p"] for cid in ctx.by_def.get(owner, ()))
 
 
@@ -633,7 +641,7 @@ def has_flag(ctx: Ctx, subject: Any, flag: str) -> bool:
     if type(subject) is str:
         # A component first, by one lookup (most flags asked about are cards'): no id of
         # another sort is a key of the components.
-        comp = st["comps"].get(subject)
+        comp = ctx.comps.get(subject)
         if comp is not None:
             return comp_has_flag(ctx, subject, comp, flag)
         if ids.is_player(subject):

@@ -87,7 +87,7 @@ def owned_spaces(ctx: Ctx, mp: MapSpec) -> list[int]:
     if owned is None:
         owned = ctx.owned = [0] * int(ctx.st["players"])
         zones = ctx.st["zones"]
-        comps = ctx.st["comps"]
+        comps = ctx.comps
         bit = 1
         for key, _ in mp.zone_keys:  # (every bit starts clear: only the pieces set one)
             pile = zones.get(key)
@@ -111,7 +111,7 @@ def _own(ctx: Ctx, owned: list[int], key: str, i: int) -> None:
             owned[seat] = was & keep
     pile = ctx.st["zones"].get(key)
     if pile:
-        comps = ctx.st["comps"]
+        comps = ctx.comps
         for cid in pile:
             owner = comps[cid]["o"]
             if owner is not None:

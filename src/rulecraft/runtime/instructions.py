@@ -141,7 +141,7 @@ def _run_attribute(obj: ExprFn, field: str) -> Instr:
         cid = obj(ctx)
         if not E.is_comp(cid):
             return
-        comp = ctx.st["comps"][cid]
+        comp = ctx.comps[cid]
         d = ctx.prog.defs[comp["d"]]
         side = comp.get("s")
         routine = d.effects.get(f"{side}:{field}") if side else None
@@ -691,7 +691,7 @@ def _ability_options(ctx: Ctx, seat: int, held: dict[str, Any] | None = None) ->
     out: list[list[Any]] = []
     used = st["used"]
     you = E.player(seat)
-    comps = st["comps"]
+    comps = ctx.comps
     zones = st["zones"]
     # One dict of locals for every card's conditions (the caller puts ctx.loc back):
     # nothing keeps it, and a condition reads nothing but this and you.
@@ -883,11 +883,11 @@ def option_label(ctx: Ctx, seat: int, value: Any) -> str:
 
 def _ability_label(ctx: Ctx, seat: int, cid: str, index: int) -> str:
     """An ability option's label: "ABILITY (CARD)", read as the menu reads its condition."""
-    ab = ctx.prog.abilities[ctx.st["comps"][cid]["d"]][index]
+    ab = ctx.prog.abilities[ctx.comps[cid]["d"]][index]
     saved = ctx.loc
     ctx.loc = {"you": E.player(seat), "this": cid}
     try:
-        name = E.text_of(ctx, ctx.prog.defs[ctx.st["comps"][cid]["d"]].name)
+        name = E.text_of(ctx, ctx.prog.defs[ctx.comps[cid]["d"]].name)
         return f"{E.text_of(ctx, ab.label)} ({name})"
     finally:
         ctx.loc = saved
@@ -910,7 +910,7 @@ def _value_id(ctx: Ctx, value: Any, seat: int | None) -> str:
             and head != PLAYER
             and not E.visible_to(ctx, value, seat)
         ):
-            comp = ctx.st["comps"][value]
+            comp = ctx.comps[value]
             pile = ctx.st["zones"].get(comp["z"], [])
             return ids.position_id(comp["z"], pile.index(value))
         return value
@@ -921,7 +921,7 @@ def _value_id(ctx: Ctx, value: Any, seat: int | None) -> str:
 
 def _value_label(ctx: Ctx, value: Any, seat: int | None) -> str:
     if E.is_comp(value) and seat is not None and not E.visible_to(ctx, value, seat):
-        comp = ctx.st["comps"][value]
+        comp = ctx.comps[value]
         pile = ctx.st["zones"].get(comp["z"], [])
         where = f"hidden card {pile.index(value) + 1} in {E.text_of(ctx, comp['z'])}"
         public = E.public_props(ctx, value)
@@ -930,7 +930,7 @@ def _value_label(ctx: Ctx, value: Any, seat: int | None) -> str:
         return where
     text = E.text_of(ctx, value)
     if E.is_comp(value):
-        z = ctx.st["comps"][value]["z"]
+        z = ctx.comps[value]["z"]
         return f"{text} ({E.text_of(ctx, z)})"
     return text
 
@@ -1232,10 +1232,10 @@ def _move(
         for cid in list(_targets(ctx, what(ctx))):
             if not E.is_comp(cid):
                 continue
-            src = ctx.st["comps"][cid]["z"]
+            src = ctx.comps[cid]["z"]
             E.move_comp(ctx, cid, dest, position)
             if facedown:
-                ctx.st["comps"][cid]["down"] = True
+                ctx.comps[cid]["down"] = True
                 E.touched(ctx, cid)
             if ctx.log is not None:
                 E.say_about(ctx, cid, to_dest)
@@ -1262,7 +1262,7 @@ def _reveal(what: ExprFn) -> Instr:
     def reveal(ctx: Ctx) -> None:
         for cid in _targets(ctx, what(ctx)):
             if E.is_comp(cid):
-                comp = ctx.st["comps"][cid]
+                comp = ctx.comps[cid]
                 comp["up"] = True
                 comp.pop("down", None)
                 E.touched(ctx, cid)
@@ -1281,7 +1281,7 @@ def _reveal_to(what: ExprFn, who: ExprFn) -> Instr:
         for cid in _targets(ctx, what(ctx)):
             if not E.is_comp(cid):
                 continue
-            comp = ctx.st["comps"][cid]
+            comp = ctx.comps[cid]
             comp["seen"] = sorted(set(comp.get("seen", ())) | set(seats))
             if ctx.log is not None and seats:
                 _say_look(ctx, cid, seats)
@@ -1438,7 +1438,7 @@ def _set_field(obj: ExprFn, field: str, value: ExprFn) -> Instr:
                 ctx.st["res"][E.seat_of(o)][field] = v  # any other value a player carries
             return
         if E.is_comp(o):
-            comp = ctx.st["comps"][o]
+            comp = ctx.comps[o]
             if field == "facedown":
                 comp["down"] = bool(v)
                 comp.pop("seen", None)
@@ -1522,7 +1522,7 @@ def _flip(what: ExprFn, side: str | None) -> Instr:
         for cid in _targets(ctx, what(ctx)):
             if not E.is_comp(cid):
                 continue
-            comp = ctx.st["comps"][cid]
+            comp = ctx.comps[cid]
             kind = ctx.prog.kinds.get(ctx.prog.defs[comp["d"]].kind)
             sides = kind.sides if kind is not None else ()
             new_side = comp.get("s")
@@ -1545,7 +1545,7 @@ def _exhaust(what: ExprFn, on: bool) -> Instr:
     def exhaust(ctx: Ctx) -> None:
         for cid in _targets(ctx, what(ctx)):
             if E.is_comp(cid):
-                ctx.st["comps"][cid]["x"] = on
+                ctx.comps[cid]["x"] = on
 
     return exhaust
 

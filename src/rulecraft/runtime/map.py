@@ -335,7 +335,7 @@ def space_of(ctx: Ctx, value: Any) -> str | None:
     if ids.is_space(value):
         return ids.space_name(value)
     if ids.is_component(value):
-        z = ctx.st["comps"][value]["z"]
+        z = ctx.comps[value]["z"]
         return ids.space_name(z) if ids.is_space(z) else None
     return None
 
@@ -432,7 +432,7 @@ def in_a_row(ctx: Ctx, a: list[Any]) -> bool:
             return mask != 0
         return _has_line(ctx, mp, seat, n, mask)
     zones = ctx.st["zones"]
-    comps = ctx.st["comps"]
+    comps = ctx.comps
     mask = 0
     bit = 1
     owned = 0
@@ -548,7 +548,7 @@ def lines_of(mp: MapSpec, n: int) -> tuple[int, ...]:
 def _in_a_row_walking(ctx: Ctx, mp: MapSpec, seat: int, n: int) -> bool:
     """:func:`in_a_row` on a big map: from each of the player's spaces that starts a line."""
     zones = ctx.st["zones"]
-    comps = ctx.st["comps"]
+    comps = ctx.comps
     owned: set[tuple[int, int]] = set()
     for key, xy in mp.zone_keys:
         pile = zones.get(key)
@@ -693,7 +693,7 @@ def line_of_sight(ctx: Ctx, a: list[Any]) -> bool:
     if x is None or y is None:
         return False
     zones = ctx.st["zones"]
-    comps = ctx.st["comps"]
+    comps = ctx.comps
     for sid in _line(mp, x, y):
         if mp.terrain.get(sid) in mp.blocks_sight:
             return False

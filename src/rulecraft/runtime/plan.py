@@ -102,5 +102,10 @@ def _restore(st: State, snapshot: State) -> None:
         if key == "stack":
             # The engine's loop holds this very list: refill it in place.
             st["stack"][:] = fresh["stack"]
+        elif key == "comps":
+            # The context holds this very table (Ctx.comps): refill it in place.
+            comps = st["comps"]
+            comps.clear()
+            comps.update(fresh["comps"])
         else:
             target[key] = value

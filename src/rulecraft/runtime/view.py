@@ -18,7 +18,7 @@ from rulecraft.runtime.engine import Ctx
 
 
 def card_view(ctx: Ctx, cid: str) -> dict[str, Any]:
-    comp = ctx.st["comps"][cid]
+    comp = ctx.comps[cid]
     d = ctx.prog.defs[comp["d"]]
     side = comp.get("s")
     name = d.name
