@@ -14,7 +14,7 @@ module, :data:`MODULE`, as a *factory* each::
         return _generated
 
 and compiles it with the runtime's modules in one mypyc build, so the generated code calls
-``own_field``, ``has_flag`` and ``as_list`` as C functions.  When a ruleset compiles,
+``own_field``, ``has_flag`` and ``walked`` as C functions.  When a ruleset compiles,
 :func:`factory_for` finds an expression's factory by its exact source, and
 :func:`codegen.build` calls it with the expression's constants and fallbacks (the values of
 *this* compilation) instead of ``exec``.  An expression whose source is not in the module

@@ -295,6 +295,7 @@ def _helpers() -> dict[str, Any]:
         "has_flag": E.has_flag,
         "has_named_flag": has_named_flag,
         "as_list": E.as_list,
+        "walked": E.walked,
         "seat_of": E.seat_of,
         "_kept_spaces": kept_spaces,
         "_kept_mask": kept_mask,
@@ -687,7 +688,7 @@ class _Generator:
             x, y = (a if self.sort(a) == INT else f"int({a})" for a in args)
             return self.sorted_as(f"{spaces}.get(({x}, {y}))", SPACE_OR_NONE)
         if n == "count" and len(args) == 1:
-            return self.sorted_as(f"len(as_list(ctx, {args[0]}))", INT)
+            return self.sorted_as(f"len(walked(ctx, {args[0]}))", INT)
         return f"{self.const(fn)}(ctx, [{', '.join(args)}])"
 
     def emptiness(self, code: str) -> str:
@@ -794,7 +795,7 @@ class _Generator:
         if op == "%":
             return f"_modulo({left}, {right})"
         if op == "in":
-            return f"({left} in as_list(ctx, {right}))"
+            return f"({left} in walked(ctx, {right}))"
         raise GiveUp
 
     def where(self, e: ast.Where, env: Env) -> str:
@@ -871,7 +872,8 @@ class _Generator:
             items = self.const(tuple(ids.space_id(s) for s in self.c.map.spaces))
             self.spaces_consts.add(items)
         else:
-            items = f"as_list(ctx, {self.expr(e.collection, env)})"
+            # (only walked: a pile is not copied)
+            items = f"walked(ctx, {self.expr(e.collection, env)})"
         var = self.fresh("it")
         if items in self.spaces_consts:
             self.sorts[var] = SPACE  # it walks the map's own spaces

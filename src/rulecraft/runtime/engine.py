@@ -705,6 +705,21 @@ def as_list(ctx: Ctx, value: Any) -> list[Any]:
     return [value]
 
 
+def walked(ctx: Ctx, value: Any) -> list[Any]:
+    """:func:`as_list` of a collection that is only walked, counted or searched, never
+    kept or changed (the generated code's ``where``, ``count`` and ``in``, while nothing
+    moves): a pile is its own list, not a copy made and freed at each question."""
+    if type(value) is str and len(value) > 1 and value[NAME_MARK_AT] == NAME_MARK:
+        head = value[0]
+        if head in (ZONE_HEAD, SPACE_HEAD):
+            pile = ctx.st["zones"].get(value)
+            return pile if pile is not None else []
+        if head == DEFINITION_HEAD:
+            copies = ctx.by_def.get(ids.def_name(value))
+            return copies if copies is not None else []
+    return as_list(ctx, value)
+
+
 # ---------------------------------------------------------------------------- zones
 def move_comp(ctx: Ctx, cid: str, dest: str, position: str | None = None) -> None:
     """Move a component to a zone or space (top = end of the list)."""
