@@ -11,6 +11,7 @@ import pytest
 
 import rulecraft
 from rulecraft.rng import Rng, shuffled
+from rulecraft.runtime import engine as E
 from rulecraft.runtime import incremental
 from rulecraft.runtime.engine import visible_to
 from rulecraft.runtime.game import Game
@@ -85,3 +86,25 @@ def test_a_dealt_world_offers_what_a_world_remembering_nothing_offers(name: str)
             world.choose(choice)
             twin.choose(choice)
         assert world.state_hash() == twin.state_hash()
+
+
+@pytest.mark.parametrize("name", ["radlands", "waste_knights", "sparks"])
+def test_a_deal_leaves_every_card_its_own_definition(name: str) -> None:
+    """Every game of a program shares what it learns of a component's definition
+    (``Program.def_of``, read by every field a rule asks of a card): a deal moves records,
+    and each card takes its own definition with the record it gets, so a component id
+    names the same definition in every game and every determinization of it."""
+    ruleset = rulecraft.load(name)
+    game = ruleset.new_game(seed=3)
+    rng = random.Random(3)
+    start = {cid: comp["d"] for cid, comp in game.state["comps"].items()}
+    for _ in range(30):
+        if game.result is not None:
+            break
+        for seat in range(game.num_players):
+            dealt = game.determinize(seat, rng.getrandbits(62))
+            assert {cid: comp["d"] for cid, comp in dealt.state["comps"].items()} == start
+            ctx = dealt._ctx()
+            for cid, comp in dealt.state["comps"].items():
+                assert E.definition_of(ctx, cid, comp) is ruleset.program.defs[start[cid]]
+        game.choose(rng.choice(game.legal_ids()))

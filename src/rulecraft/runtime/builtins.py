@@ -20,6 +20,7 @@ from rulecraft.runtime.engine import (
     as_list,
     comp_name,
     controller,
+    definition_of,
     has_flag,
     modified,
     player,
@@ -76,7 +77,7 @@ def comp_field(ctx: Ctx, cid: str, field: str) -> Any:
     if field == "def":
         return ids.def_id(comp["d"])
     if field == "kind":
-        return ctx.prog.defs[comp["d"]].kind
+        return definition_of(ctx, cid, comp).kind
     if field == "owner":
         o = comp.get("o")
         return None if o is None else player(o)
@@ -111,7 +112,7 @@ def _comp_own_field(ctx: Ctx, cid: str, comp: ComponentState, field: str) -> Any
         return counters[field]
     value = record_attr(ctx, cid, comp, field)
     if value is None:
-        d = ctx.prog.defs[comp["d"]]
+        d = definition_of(ctx, cid, comp)
         if field in d.effects:
             # an effect attribute as a value says whether the card has that effect
             # (`where it.on_play != none`); as a statement, `card.on_play` runs it
@@ -212,7 +213,7 @@ def kind_of(ctx: Ctx, obj: Any) -> Any:
     if type(obj) is str:
         comp = ctx.comps.get(obj)
         if comp is not None:
-            return ctx.prog.defs[comp["d"]].kind
+            return definition_of(ctx, obj, comp).kind
     return get_field(ctx, obj, "kind")
 
 

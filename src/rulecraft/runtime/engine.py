@@ -36,6 +36,7 @@ from rulecraft.runtime.ids import (
     ZONE_HEAD,
 )
 from rulecraft.runtime.program import (
+    ComponentDef,
     GrantSpec,
     KeptSpaces,
     ModifierSpec,
@@ -417,7 +418,7 @@ def _is_active(ctx: Ctx, cid: str) -> tuple[bool, bool]:
     """Whether ``cid``'s text works, and whether the component alone decided it (its
     place, face and flags), so that it holds until the component changes."""
     comp = ctx.comps[cid]
-    d = ctx.prog.defs[comp["d"]]
+    d = definition_of(ctx, cid, comp)
     kind = ctx.prog.kinds.get(d.kind)
     if kind is None:
         return False, True
@@ -470,13 +471,24 @@ def static_attr(ctx: Ctx, cid: str, name: str) -> Any:
     return record_attr(ctx, cid, ctx.comps[cid], name)
 
 
+def definition_of(ctx: Ctx, cid: str, comp: ComponentState) -> ComponentDef:
+    """The definition of component ``cid``, whose record is ``comp``: one read of
+    :attr:`Program.def_of` where ``prog.defs[comp["d"]]`` took two (every field and
+    flag asked of a card reads it)."""
+    def_of = ctx.prog.def_of
+    d = def_of.get(cid)
+    if d is None:
+        d = def_of[cid] = ctx.prog.defs[comp["d"]]
+    return d
+
+
 def record_attr(ctx: Ctx, cid: str, comp: ComponentState, name: str) -> Any:
     """:func:`static_attr` of the component whose record ``comp`` is in hand (a field read
     looks it up once; each card a menu weighs has its cost read)."""
     p = comp["p"]
     if p and name in p:
         return p[name]
-    d = ctx.prog.defs[comp["d"]]
+    d = definition_of(ctx, cid, comp)
     if d.side_attributes:
         side = comp.get("s")
         if side is not None:
@@ -660,7 +672,7 @@ def comp_has_flag(ctx: Ctx, cid: str, comp: ComponentState, flag: str) -> bool:
     prog = ctx.prog
     if flag in prog.only_set_flags and "traits" not in comp["p"]:
         return False  # no trait, kind or grant gives it (compile/flags.py)
-    d = prog.defs[comp["d"]]
+    d = definition_of(ctx, cid, comp)
     if "traits" in comp["p"] or d.side_attributes or d.dynamic:
         traits = static_attr(ctx, cid, "traits")
     else:  # static_attr's answer where nothing but the definition's attributes has traits

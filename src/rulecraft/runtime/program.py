@@ -463,3 +463,8 @@ class Program:
     #: start with (``builtins.was_used``, which a condition may ask of every card a menu
     #: weighs; made once per card, not joined at each question).
     used_prefixes: dict[str, str] = field(default_factory=dict, compare=False, repr=False)
+    #: Component id -> its definition, learned as components are met
+    #: (:func:`rulecraft.runtime.engine.definition_of`): a component's definition never
+    #: changes (a re-deal moves records, each taking its new card's own definition), so
+    #: every game of the program may share it.
+    def_of: dict[str, ComponentDef] = field(default_factory=dict, compare=False, repr=False)
