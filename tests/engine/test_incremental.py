@@ -143,16 +143,22 @@ def test_a_mark_that_changes_owner_changes_the_rows(tmp_path: Path) -> None:
     assert stolen > 20
 
 
-def test_a_plan_reset_puts_the_spaces_back(tmp_path: Path) -> None:
-    """A plan's reset (runtime/plan.py) puts the whole state back in place, not through
-    moves: what was remembered is forgotten.  Tic-Tac-Toe with its turn played as a plan of
-    up to two marks."""
+def planned_tic_tac_toe(tmp_path: Path) -> rulecraft.Game:
+    """A new game of Tic-Tac-Toe with its turn played as a plan of up to two marks."""
     shutil.copytree(bundled_root() / "tictactoe", tmp_path / "plan")
     manifest = (tmp_path / "plan" / "ruleset.yaml").read_text()
     manifest = manifest.replace("max: 1\n      mandatory: true", "max: 2\n      plan: true")
     manifest = manifest.replace("max_decisions: 9", "max_decisions: 60")
     (tmp_path / "plan" / "ruleset.yaml").write_text(manifest)
     game = rulecraft.load(tmp_path / "plan").new_game(seed=0)
+    return game
+
+
+def test_a_plan_reset_puts_the_spaces_back(tmp_path: Path) -> None:
+    """A plan's reset (runtime/plan.py) puts the whole state back in place, not through
+    moves: what was remembered is forgotten.  Tic-Tac-Toe with its turn played as a plan of
+    up to two marks."""
+    game = planned_tic_tac_toe(tmp_path)
     game.choose("act:place:a1")
     game.choose("act:place:b1")
     check_position(game)
@@ -166,12 +172,7 @@ def test_a_plan_reset_leaves_the_context_reading_the_restored_cards(tmp_path: Pa
     """The context reads cards through ``Ctx.comps``, the state's own table: a plan's reset
     refills that table in place (it once put a new one in the state, and the rules went
     on reading the cards of before the reset: Knight Moves' record hashes changed)."""
-    shutil.copytree(bundled_root() / "tictactoe", tmp_path / "plan")
-    manifest = (tmp_path / "plan" / "ruleset.yaml").read_text()
-    manifest = manifest.replace("max: 1\n      mandatory: true", "max: 2\n      plan: true")
-    manifest = manifest.replace("max_decisions: 9", "max_decisions: 60")
-    (tmp_path / "plan" / "ruleset.yaml").write_text(manifest)
-    game = rulecraft.load(tmp_path / "plan").new_game(seed=0)
+    game = planned_tic_tac_toe(tmp_path)
     game.choose("act:place:a1")
     (mark,) = game.state["zones"]["s:a1"]
     game.choose("plan:reset")
