@@ -174,7 +174,7 @@ def open_test_source() -> str:
 def test_connect_four_legal_moves_are_one_function_with_the_define_inlined() -> None:
     program = rulecraft.load("connect4").program
     collection = program.actions["drop"].for_collection
-    source = getattr(collection, "__rulecraft_source__", None)
+    source = codegen.source_of(collection)  # (compiled, `make compiled`: kept beside it)
     assert source is not None, "the drop action's collection is not generated"
     assert "return _kept_spaces(ctx, _k0)" in source  # what is remembered, read
     # one function testing a space, open(it) written in place: no call of a definition
@@ -247,7 +247,7 @@ def test_an_emptiness_test_over_a_zone_does_not_stop_the_rest_being_generated() 
     text = "count(you.supply where empty(it)) == 0 and count(spaces where open(it)) > 3"
     assert game.ruleset.compile_expression is not None
     fn = game.ruleset.compile_expression(game.program, text)
-    source = getattr(fn, "__rulecraft_source__", None)
+    source = codegen.source_of(fn)
     assert source is not None, "nothing generated"
     # the spaces' where read from what is kept up to date, the zone's where called
     assert "_kept_mask(ctx, " in source and "_f" in source
@@ -260,7 +260,7 @@ def test_inlined_parameters_and_items_are_bound_in_place_not_by_a_function() -> 
     ruleset = rulecraft.load("radlands")
     assert ruleset.compile_expression is not None
     fn = ruleset.compile_expression(ruleset.program, "targets_of(opponent)")
-    source = str(getattr(fn, "__rulecraft_source__", ""))
+    source = str(codegen.source_of(fn) or "")
     assert ":= _read_controller(ctx, _it" in source  # a parameter bound to a field
     assert "lambda" not in source and ")[-1]" in source, source
 
@@ -290,7 +290,7 @@ def test_what_no_item_changes_is_worked_out_once_for_the_whole_where(
     game = positions("waste_knights", games=1, every=50)[1]
     assert game.ruleset.compile_expression is not None
     fn = game.ruleset.compile_expression(game.program, "next_spaces(you)")
-    source = str(getattr(fn, "__rulecraft_source__", ""))
+    source = str(codegen.source_of(fn) or "")
     assert source.count("_UNSET") == 2, source  # one part, marked and tested
     for seat in (0, 1):
         asked.clear()
@@ -323,9 +323,7 @@ def test_a_part_worked_out_once_fails_only_where_an_item_needs_it(
     works out nothing and so fails nowhere, as the closures do."""
     game = rulecraft.load("radlands").new_game(seed=0)
     assert game.ruleset.compile_expression is not None
-    source = str(
-        getattr(game.ruleset.compile_expression(game.program, text), "__rulecraft_source__", "")
-    )
+    source = str(codegen.source_of(game.ruleset.compile_expression(game.program, text)) or "")
     assert "_UNSET" in source, source
 
     def outcome() -> Any:
@@ -446,7 +444,7 @@ def test_a_generated_where_gives_what_its_closures_give_value_and_error(text: st
     generated = ruleset.compile_expression(ruleset.program, text)
     with mock.patch.object(codegen, "plan", lambda *args: None):
         closures = ruleset.compile_expression(ruleset.program, text)
-    assert getattr(closures, "__rulecraft_source__", None) is None
+    assert codegen.source_of(closures) is None
     got, want = _outcomes(games, generated), _outcomes(games, closures)
     if text.startswith("any(") or text.endswith("== 0"):
         # stopping at the first item kept, it never weighs the items after it: where the
@@ -478,7 +476,7 @@ def test_empty_says_what_count_says_generated_or_not(value: str) -> None:
     with warnings.catch_warnings():
         warnings.simplefilter("error")  # `None[1]` in generated source warns as it compiles
         generated = [ruleset.compile_expression(ruleset.program, t) for t in texts]
-    assert getattr(generated[0], "__rulecraft_source__", None) is not None
+    assert codegen.source_of(generated[0]) is not None
     with mock.patch.object(codegen, "plan", lambda *args: None):
         closures = [ruleset.compile_expression(ruleset.program, t) for t in texts]
     for fn in generated + closures:
