@@ -19,6 +19,7 @@ Exit codes: 0, 1 when no routine matches NAME, 2 for a ruleset that does not loa
 from __future__ import annotations
 
 import argparse
+import gc
 import sys
 from pathlib import Path
 from typing import Any
@@ -98,16 +99,29 @@ def generated_sources(instr: Any) -> list[str]:
     """The Python source the expression code generator wrote for the expressions an
     instruction evaluates (the functions its closure holds), in the order it holds them."""
     found: list[str] = []
-    for cell in getattr(instr, "__closure__", None) or ():
-        try:
-            held = cell.cell_contents
-        except ValueError:  # a cell not filled yet
-            continue
+    for held in _held_by(instr):
         for value in held if isinstance(held, list | tuple) else (held,):
             source = source_of(value)
             if source:
                 found.append(str(source))
     return found
+
+
+def _held_by(instr: Any) -> list[Any]:
+    """What an instruction's closure holds: its cells' contents, or, compiled by mypyc
+    (``make compiled``: an object whose environment has no cells, only C fields), what
+    the garbage collector sees its environment refer to."""
+    cells = getattr(instr, "__closure__", None)
+    if cells is None:
+        env = getattr(instr, "__mypyc_env__", None)
+        return [] if env is None else gc.get_referents(env)
+    held = []
+    for cell in cells:
+        try:
+            held.append(cell.cell_contents)
+        except ValueError:  # a cell not filled yet
+            continue
+    return held
 
 
 def _show(what: str, value: Any) -> None:
