@@ -76,7 +76,7 @@ AOT_MODULE    := rulecraft/compile/generated_rules.py
 AOT_RULESETS  := radlands waste_knights tictactoe connect4
 compiled: $(STAMP)
 	rm -rf $(COMPILED) && mkdir -p $(COMPILED)
-	cp -r src $(COMPILED)/src && ln -s ../../rulesets $(COMPILED)/rulesets
+	cp -r src $(COMPILED)/src && ln -s ../../rulesets $(COMPILED)/rulesets && ln -s ../../docs $(COMPILED)/docs
 	printf '[mypy]\nignore_missing_imports = True\n' > $(COMPILED)/src/mypy.ini
 	PYTHONPATH=$(COMPILED)/src $(BIN)/python -m rulecraft.compile.aot \
 		$(COMPILED)/src/$(AOT_MODULE) $(AOT_RULESETS)
