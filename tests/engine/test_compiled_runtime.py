@@ -76,6 +76,17 @@ try:
     raise SystemExit("an endless recursion raised nothing")
 except RuleError as err:
     assert err.code == "RC305", err
+# The state's records keep their optional keys (a TypedDict compiled by mypyc forgot its
+# total=False: runtime/records.py, not compiled, holds them).
+from rulecraft.runtime.state import State
+assert {{"first", "plan", "tiles"}} <= State.__optional_keys__, State.__optional_keys__
+# `rulecraft compile --show` prints the generated code a compiled instruction holds too
+# (a mypyc closure has no __closure__: its environment is read instead).
+from rulecraft.cli.compile_cmd import generated_sources
+program = rulecraft.load("tictactoe").program
+place = next(r for r in program.routines if r.name == "action.place")
+shown = [s for instr in place.code for s in generated_sources(instr)]
+assert any("_kept_mask(ctx, " in s for s in shown), shown
 print("same games")
 """
 
