@@ -269,31 +269,43 @@ def decisions_per_second(ruleset: Ruleset) -> dict[str, Any]:
     }
 
 
-def deep_game(ruleset: Ruleset, tries: int = 5) -> tuple[Game, int, list[tuple[float, float]]]:
+def deep_game(
+    ruleset: Ruleset, tries: int = 5, replays: int = 3
+) -> tuple[Game, int, list[tuple[float, float]]]:
     """The longest of ``tries`` random games, replayed (with its log and undo history) up to
     its last decision: a state deep into a long game.
 
     Also, for each decision of that replay, the CPU seconds of the same ``choose`` on the
     game kept with its history and on a fresh ``clone()`` of it (no log, no undo record):
-    a pair at the same position, so the game's own phases cancel out."""
+    a pair at the same position, so the game's own phases cancel out.  The game is
+    replayed ``replays`` times and each decision's times are the medians of its replays:
+    one pause of the garbage collector falls in one replay's decision, and a single pass
+    once doubled a quarter's ratio by it."""
     longest: list[str] = []
     longest_seed = 0
     for seed in range(tries):
         choices, _ = random_game_choices(ruleset, seed)
         if len(choices) > len(longest):
             longest, longest_seed = choices, seed
-    game = ruleset.new_game(seed=longest_seed)
     keep = longest[:-1] if longest else []
-    pairs: list[tuple[float, float]] = []
-    for option in keep:
-        twin = game.clone()
-        t = clock()
-        twin.choose(option)
-        without = clock() - t
-        t = clock()
-        game.choose(option)
-        pairs.append((clock() - t, without))
-    return game, len(keep), pairs
+    runs: list[list[tuple[float, float]]] = []
+    for _ in range(replays):
+        game = ruleset.new_game(seed=longest_seed)
+        pairs: list[tuple[float, float]] = []
+        for option in keep:
+            twin = game.clone()
+            t = clock()
+            twin.choose(option)
+            without = clock() - t
+            t = clock()
+            game.choose(option)
+            pairs.append((clock() - t, without))
+        runs.append(pairs)
+    medians = [
+        (statistics.median(w for w, _ in same), statistics.median(c for _, c in same))
+        for same in zip(*runs, strict=True)
+    ]
+    return game, len(keep), medians
 
 
 def along_history(pairs: list[tuple[float, float]]) -> dict[str, Any]:
