@@ -312,7 +312,9 @@ class Game:
 
     def choose(self, option_id: str) -> None:
         """Answer the pending decision with ``option_id`` and run to the next decision."""
-        ctx = self._ctx()
+        ctx = self._ctx_cache  # (_ctx's test in place: one call less at every decision)
+        if ctx is None or ctx.st is not self._st or ctx.log is not self._log:
+            ctx = self._ctx()
         option_id = E.choose(ctx, option_id)  # 'spark' answers a unique 'spark#1'
         self._choices.append(option_id)
         self._decision_cache = self._deal_cache = None

@@ -300,7 +300,8 @@ def _round_start(body: int | None) -> Instr:
         _clear_used(st, "round|")
         if body is not None:
             E.push(ctx, body, {"you": E.player(st["start"]), "this": None})
-        E.emit(ctx, "round_start", [st["round"]])
+        if "round_start" in ctx.prog.triggers:  # (no list of arguments made for nobody)
+            E.emit(ctx, "round_start", [st["round"]])
 
     return round_start
 
@@ -330,7 +331,8 @@ def _turn_start(ctx: Ctx) -> None:
     you = E.player(st["active"])
     ctx.loc["you"] = you
     _clear_used(st, "turn|")
-    E.emit(ctx, "turn_start", [you])
+    if "turn_start" in ctx.prog.triggers:
+        E.emit(ctx, "turn_start", [you])
 
 
 def _phase_start(index: int, body: int | None) -> Instr:
@@ -346,8 +348,10 @@ def _phase_start(index: int, body: int | None) -> Instr:
         # its body.
         if body is not None:
             E.push(ctx, body, {"you": you, "this": None})
-        E.emit(ctx, "phase_start", [ctx.prog.phases[index].name])
-        if previous >= 0:
+        triggers = ctx.prog.triggers
+        if "phase_start" in triggers:
+            E.emit(ctx, "phase_start", [ctx.prog.phases[index].name])
+        if previous >= 0 and "phase_end" in triggers:
             E.emit(ctx, "phase_end", [ctx.prog.phases[previous].name])
 
     return phase_start
@@ -442,14 +446,17 @@ def _round_end(body: int | None, rotate: bool, labels: dict[str, Any]) -> Instr:
         st = ctx.st
         loc = ctx.loc
         if not loc.get("_ended"):
-            loc["_ended"] = True
             _expire(ctx, "round_end")
-            if body is not None:
-                E.push(ctx, body, {"you": E.player(st["start"]), "this": None})
-            E.emit(ctx, "round_end", [st["round"]])
-            _stay(ctx)
-            return
-        del loc["_ended"]
+            if body is not None or "round_end" in ctx.prog.triggers:
+                # let the round's end run, then come back here
+                loc["_ended"] = True
+                if body is not None:
+                    E.push(ctx, body, {"you": E.player(st["start"]), "this": None})
+                E.emit(ctx, "round_end", [st["round"]])
+                _stay(ctx)
+                return
+        else:
+            del loc["_ended"]
         if rotate:
             st["start"] = (st["start"] + 1) % st["players"]
         ctx.frame[1] = labels["round"]
@@ -1227,9 +1234,14 @@ def _move(
         if dest is None:
             return
         happened: list[list[Any]] = []
+        listened = event in ctx.prog.triggers
         # (the place's name is worked out once; "{" became "(" when lines were templates)
         to_dest = " -> " + E.text_of(ctx, dest).replace("{", "(") if ctx.log is not None else ""
-        for cid in list(_targets(ctx, what(ctx))):
+        value = what(ctx)
+        # one card (the usual move) is its own list; a pile is copied, as its cards leave it
+        one = ids.is_component(value) and not ids.is_def(value)
+        cids = [value] if one else list(_targets(ctx, value))
+        for cid in cids:
             if not E.is_comp(cid):
                 continue
             src = ctx.comps[cid]["z"]
@@ -1239,7 +1251,8 @@ def _move(
                 E.touched(ctx, cid)
             if ctx.log is not None:
                 E.say_about(ctx, cid, to_dest)
-            happened.append([cid, src, dest] if event == "moved" else [cid])
+            if listened:
+                happened.append([cid, src, dest] if event == "moved" else [cid])
         # Triggers run in the order the cards moved (frames pushed last run first).
         for args in happened[::-1]:
             E.emit(ctx, event, args)

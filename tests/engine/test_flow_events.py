@@ -1,0 +1,124 @@
+"""The turn structure's events reach their triggers in the order docs/language.md's table
+of events gives ("Events"): a round's start, each turn's start, each phase's start and
+end, the turn's end, the round's end, with the manifest's ``round_start`` and
+``round_end`` blocks after the triggers of the same moment.
+
+The flow's instructions skip an event nobody listens to (no list of arguments is made,
+and a round's end with neither a block nor a trigger runs in one step): this pins what a
+listener still sees.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+import rulecraft
+
+MANIFEST = """\
+rulecraft: 1
+name: events
+title: "Events"
+players: {min: 2, max: 2}
+files: [rules.rcl]
+flow:
+  round_start: |
+    say "block round start {round}"
+  round_end: |
+    say "block round end {round}"
+  phases:
+    - name: first
+      actions: [step]
+      max: 1
+      mandatory: true
+    - name: second
+      actions: [step]
+      max: 1
+      mandatory: true
+"""
+
+RULES = """\
+action step "Step":
+    say "go {you}"
+
+rule watch "Watch":
+    at round_start(r):
+        say "round start {r}"
+    at turn_start(p):
+        say "turn start {p}"
+    at phase_start(name):
+        say "phase start {name}"
+    at phase_end(name):
+        say "phase end {name}"
+    at turn_end(p):
+        say "turn end {p}"
+    at round_end(r):
+        say "round end {r}"
+"""
+
+QUIET_RULES = 'action step "Step":\n    say "go {you}"\n'
+
+
+#: The manifest without its round blocks: a round's end then has only its triggers.
+NO_BLOCKS = MANIFEST.split("  round_start: |")[0] + MANIFEST.split('{round}"\n')[-1]
+
+
+def _ruleset(folder: Path, rules: str, manifest: str = MANIFEST) -> rulecraft.Ruleset:
+    folder.mkdir()
+    (folder / "ruleset.yaml").write_text(manifest, encoding="utf-8")
+    (folder / "rules.rcl").write_text(rules, encoding="utf-8")
+    return rulecraft.load(folder)
+
+
+def _lines(game: rulecraft.Game, decisions: int) -> list[str]:
+    for _ in range(decisions):
+        game.choose(game.legal_ids()[0])
+    return [line for line in game.log_for(0) if not line.startswith("Player")]
+
+
+@pytest.mark.parametrize("blocks", [True, False], ids=["with round blocks", "triggers only"])
+def test_every_event_of_a_round_reaches_its_trigger_in_order(tmp_path: Path, blocks: bool) -> None:
+    manifest = MANIFEST if blocks else NO_BLOCKS
+    game = _ruleset(tmp_path / "events", RULES, manifest).new_game(seed=1)
+    lines = _lines(game, 4)  # two turns of two phases: one round
+    expected = [
+        "round start 1",
+        "block round start 1",
+        "turn start Player 1",
+        "phase start first",
+        "go Player 1",
+        "phase end first",
+        "phase start second",
+        "go Player 1",
+        "phase end second",
+        "turn end Player 1",
+        "turn start Player 2",
+        "phase start first",
+        "go Player 2",
+        "phase end first",
+        "phase start second",
+        "go Player 2",
+        "phase end second",
+        "turn end Player 2",
+        "round end 1",
+        "block round end 1",
+        "round start 2",
+        "block round start 2",
+        "turn start Player 1",
+        "phase start first",
+    ]
+    assert lines == [line for line in expected if blocks or not line.startswith("block")]
+
+
+def test_a_round_nobody_listens_to_ends_and_starts_the_next(tmp_path: Path) -> None:
+    game = _ruleset(tmp_path / "quiet", QUIET_RULES).new_game(seed=1)
+    lines = _lines(game, 8)  # two rounds
+    assert [line for line in lines if "block" in line] == [
+        "block round start 1",
+        "block round end 1",
+        "block round start 2",
+        "block round end 2",
+        "block round start 3",
+    ]
+    assert game.state["round"] == 3 and game.state["active"] == 0
