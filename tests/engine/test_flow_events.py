@@ -122,3 +122,43 @@ def test_a_round_nobody_listens_to_ends_and_starts_the_next(tmp_path: Path) -> N
         "block round start 3",
     ]
     assert game.state["round"] == 3 and game.state["active"] == 0
+
+
+LIMITED_MANIFEST = """\
+rulecraft: 1
+name: limits
+title: "Limits"
+players: {min: 2, max: 2}
+files: [rules.rcl]
+flow:
+  phases:
+    - name: main
+      actions: [tap, rest]
+      max: 2
+      mandatory: true
+"""
+
+
+def _offered(game: rulecraft.Game) -> list[str]:
+    return sorted(option.split(":")[1] for option in game.legal_ids())
+
+
+@pytest.mark.parametrize("period", ["turn", "round"])
+def test_a_once_per_limit_frees_its_action_again_as_its_period_starts(
+    tmp_path: Path, period: str
+) -> None:
+    """docs/language.md: "`once per turn` (also `phase`, `round`...) limits each copy":
+    the uses counted for a turn or a round are forgotten as the next one starts (the flow
+    forgets only the scopes some rule counts in: this program counts in one of them)."""
+    rules = f'action tap "Tap" once per {period}:\n    say "tap"\n\n'
+    rules += 'action rest "Rest":\n    say "rest"\n'
+    game = _ruleset(tmp_path / "limits", rules, LIMITED_MANIFEST).new_game(seed=1)
+    assert _offered(game) == ["rest", "tap"]  # round 1, Player 1's first action
+    game.choose("act:tap")
+    assert _offered(game) == ["rest"]  # the same turn: used
+    game.choose("act:rest")
+    # Player 2's turn, the same round: a turn's limit is free again, a round's is not
+    assert _offered(game) == (["rest", "tap"] if period == "turn" else ["rest"])
+    game.choose("act:rest")
+    game.choose("act:rest")
+    assert game.state["round"] == 2 and _offered(game) == ["rest", "tap"]

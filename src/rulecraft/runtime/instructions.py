@@ -297,13 +297,31 @@ def _round_start(body: int | None) -> Instr:
         st["active"] = st["start"]
         ctx.loc["you"] = E.player(st["start"])
         ctx.loc["_left"] = st["players"]
-        _clear_used(st, "round|")
+        if _counts_uses(ctx.prog, "round|"):
+            _clear_used(st, "round|")
         if body is not None:
             E.push(ctx, body, {"you": E.player(st["start"]), "this": None})
         if "round_start" in ctx.prog.triggers:  # (no list of arguments made for nobody)
             E.emit(ctx, "round_start", [st["round"]])
 
     return round_start
+
+
+def _counts_uses(prog: Program, prefix: str) -> bool:
+    """Does any rule of ``prog`` count uses in ``prefix``'s scope (``"turn|"``,
+    ``"round|"``): an action or ability limited ``once per`` it, or, for a turn, any
+    ability (each ability's uses are counted per turn)?  Worked out once per program."""
+    known = prog.used_scopes.get(prefix)
+    if known is None:
+        scope = prefix[:-1]
+        abilities = [ab for listed in prog.abilities.values() for ab in listed]
+        known = (
+            any(act.limit == scope for act in prog.actions.values())
+            or any(ab.limit == scope for ab in abilities)
+            or (scope == "turn" and bool(abilities))
+        )
+        prog.used_scopes[prefix] = known
+    return known
 
 
 def _clear_used(st: State, prefix: str) -> None:
@@ -330,7 +348,8 @@ def _turn_start(ctx: Ctx) -> None:
     st["phase"] = -1
     you = E.player(st["active"])
     ctx.loc["you"] = you
-    _clear_used(st, "turn|")
+    if _counts_uses(ctx.prog, "turn|"):
+        _clear_used(st, "turn|")
     if "turn_start" in ctx.prog.triggers:
         E.emit(ctx, "turn_start", [you])
 
