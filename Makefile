@@ -4,7 +4,7 @@ VENV   := .venv
 BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.installed
 
-.PHONY: play test lint typecheck validate pytest docs bench bench-compiled fuzz mutation compiled compiled-check clean
+.PHONY: play test lint typecheck validate pytest docs bench bench-compiled fuzz mutation compiled compiled-check compiled-test clean
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -90,6 +90,13 @@ compiled-check: compiled
 		assert g.__file__.endswith('.so'), 'not compiled: ' + g.__file__"
 	PYTHONPATH=$(COMPILED)/src $(BIN)/python -m pytest tests/engine/test_record_hashes.py \
 		tests/engine/test_splitmix.py -p no:randomly -p no:cacheprovider -n 2 -q
+
+# The whole test suite (not the slow one) on the compiled copy: what a wheel's user runs.
+# Only the tests marked pure_only are left out (they replace a runtime function with
+# monkeypatch, which the compiled modules, calling their own functions directly, never see).
+compiled-test: compiled
+	PYTHONPATH=$(COMPILED)/src $(BIN)/python -m pytest -n 2 --dist loadgroup -p no:cacheprovider \
+		-m 'not slow and not pure_only'
 
 # Slow: mutation testing of the dice, view, semantic and engine modules (a sample of 20
 # mutants each; `make mutation ARGS="view --sample 0"` tries every mutant of one module).
