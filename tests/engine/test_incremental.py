@@ -275,3 +275,51 @@ def test_a_pile_made_during_the_game_is_searched_for_abilities() -> None:
     assert any(option[2][1] == camp for option in after)
     fresh = E.Ctx(game.program, game.state, by_def=ctx.by_def)
     assert after == _ability_options(fresh, seat)
+
+
+@pytest.mark.parametrize("name", bundled_names())
+def test_a_menu_said_distinct_has_options_of_distinct_ids(name: str) -> None:
+    """A menu says its ids differ (and ``ask`` then leaves them unchecked) only when they
+    do: along random games of every bundled ruleset, whenever a phase's menu is listed."""
+    from rulecraft.runtime.instructions import menu_options
+
+    rng = random.Random(11)
+    said = 0
+    for seed in range(3):
+        game = rulecraft.load(name).new_game(seed=seed)
+        for _ in range(60):
+            if game.result is not None:
+                break
+            ctx = game._ctx()
+            phase = game.state["phase"]
+            if 0 <= phase < len(game.program.phases):
+                options, distinct = menu_options(ctx, phase)
+                if distinct:
+                    said += 1
+                    assert len({o[0] for o in options}) == len(options)
+            game.choose(rng.choice(game.legal_ids()))
+    if name in {"tictactoe", "connect4"}:  # one kept where: their menus skip the check
+        assert said > 0
+
+
+def test_a_menu_of_two_actions_is_not_said_distinct(tmp_path: Path) -> None:
+    """Two actions' options (or one's and a pass) are checked by ``ask``: only one kept
+    ``where`` makes each option once for its own space."""
+    from rulecraft.runtime.instructions import menu_options
+
+    root = tmp_path / "two"
+    shutil.copytree(bundled_root() / "tictactoe", root)
+    rules = root / "rules.rcl"
+    rules.write_text(
+        rules.read_text()
+        + '\naction mark "Mark a space" for space in spaces where empty(it):\n'
+        + "    move first(you.supply) to space\n"
+    )
+    manifest = root / "ruleset.yaml"
+    manifest.write_text(manifest.read_text().replace("actions: [place]", "actions: [place, mark]"))
+    game = rulecraft.load(root).new_game()
+    options, distinct = menu_options(game._ctx(), 0)
+    assert len(options) == 18 and not distinct
+    tictactoe = rulecraft.load("tictactoe").new_game()
+    options, distinct = menu_options(tictactoe._ctx(), 0)
+    assert len(options) == 9 and distinct

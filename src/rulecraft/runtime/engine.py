@@ -10,7 +10,6 @@ decisions, never a particular game.
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field
 from typing import Any, Final, TypeVar
 
 from rulecraft.diagnostics import Span
@@ -65,65 +64,114 @@ MAX_VALUE_SIZE: Final = 100_000
 MAX_DICE: Final = 1_000
 
 
-@dataclass(slots=True)
 class Ctx:
-    """Where execution stands: the program, the state, the current frame and its locals."""
+    """Where execution stands: the program, the state, the current frame and its locals.
+
+    A plain class with its own ``__init__``, not a dataclass: compiled (``make
+    compiled``), a dataclass's ``__init__`` is the one the dataclasses module writes, run
+    as Python (0.8 us a context, an eighth of a Tic-Tac-Toe clone's time); this one is
+    compiled with the class."""
+
+    __slots__ = (
+        "ability_piles",
+        "activity",
+        "by_def",
+        "comps",
+        "frame",
+        "instances",
+        "kept",
+        "lang",
+        "loc",
+        "log",
+        "memo",
+        "moved",
+        "owned",
+        "prog",
+        "rows",
+        "st",
+        "stops",
+        "viewer",
+    )
 
     prog: Program
     st: State
-    lang: str = ""
-    log: list[tuple[int, str]] | None = None
-    by_def: dict[str, list[str]] = field(default_factory=dict)
-    frame: list[Any] = field(default_factory=list)
-    loc: dict[str, Any] = field(default_factory=dict)
+    lang: str
+    log: list[tuple[int, str]] | None
+    by_def: dict[str, list[str]]
+    frame: list[Any]
+    loc: dict[str, Any]
     #: Whose eyes a text is built for (an option's label is its decider's): ``None`` is
     #: every seat, so a card some seat may not see is "a card".
-    viewer: int | None = None
+    viewer: int | None
     #: While a menu's legal options are listed (nothing changes the state then): whether a
     #: component's text works (:func:`is_active`) and the active instances of a definition
     #: (:func:`_sources`), each worked out once per listing instead of once per card whose
     #: cost or condition asks.  ``None`` whenever the state may change.
-    memo: dict[Any, Any] | None = None
+    memo: dict[Any, Any] | None
     #: The spaces each kept ``where`` keeps (:mod:`incremental`), as bit masks over its
     #: spaces; ``None`` until one is first listed.
-    kept: dict[KeptSpaces, int] | None = None
+    kept: dict[KeptSpaces, int] | None
     #: Seat by seat, the map's spaces holding a piece the seat owns, as a bit mask
     #: (:func:`incremental.owned_spaces`); ``None`` until ``in_a_row`` first asks.
-    owned: list[int] | None = None
+    owned: list[int] | None
     #: The piles changed since ``kept`` and ``owned`` were last brought up to date
     #: (``None`` while nothing is remembered): :func:`move_comp`, :func:`shuffle_zone` and
     #: a change of a piece's owner note them.
-    moved: set[str] | None = None
+    moved: set[str] | None
     #: By (seat, n): a mask of the seat's spaces (``owned``) known to hold no line of
     #: ``n`` (:func:`map.in_a_row`): while the seat only gains spaces, only the lines
     #: through the spaces gained since are looked at.  A fact of the map, not the state.
-    rows: dict[tuple[int, int], int] | None = None
+    rows: dict[tuple[int, int], int] | None
     #: Seat by seat, the piles whose cards may offer that seat abilities, in the state's
     #: order of piles, with the name of the zone (``"map"`` for a space), and how many
     #: piles the state had then (a pile is never removed, and one made later is noticed):
     #: :func:`instructions._ability_piles`.
-    ability_piles: dict[int, tuple[int, list[tuple[str, str]]]] | None = None
+    ability_piles: dict[int, tuple[int, list[tuple[str, str]]]] | None
     #: Across listings and moves: whether a component's text works, for a component whose
     #: kind decides that from the component alone (its place, face and flags; no
     #: ``active_if`` reading the rest of the game), and the active instances of a
     #: definition all of whose copies are such.  A component's entry, and its
     #: definition's, are forgotten whenever it changes (:func:`touched`); a copy of the
     #: game starts with nothing (``None``).
-    activity: dict[str, bool] | None = None
-    instances: dict[str, list[str | None]] | None = None
+    activity: dict[str, bool] | None
+    instances: dict[str, list[str | None]] | None
     #: The state's components (``st["comps"]``, which nothing replaces: a copy of the
     #: state gets a context of its own, and a plan's reset refills the table in place),
     #: read by every field and flag a rule asks of a card without a dictionary read for
     #: the table first.
-    comps: dict[str, ComponentState] = field(init=False, repr=False, compare=False)
+    comps: dict[str, ComponentState]
     #: How many times :func:`ask` or :func:`finish` stopped the rules through this
     #: context: the run loop compares it around each instruction instead of reading the
     #: state's ``pending`` and ``result`` (two dictionary reads a step).  Nothing else
     #: sets either while rules run.
-    stops: int = 0
+    stops: int
 
-    def __post_init__(self) -> None:
-        self.comps = self.st["comps"]
+    def __init__(
+        self,
+        prog: Program,
+        st: State,
+        lang: str = "",
+        log: list[tuple[int, str]] | None = None,
+        by_def: dict[str, list[str]] | None = None,
+    ) -> None:
+        self.prog = prog
+        self.st = st
+        self.lang = lang
+        self.log = log
+        self.by_def = {} if by_def is None else by_def
+        self.frame = []
+        self.loc = {}
+        self.viewer = None
+        self.memo = None
+        self.kept = None
+        self.owned = None
+        self.moved = None
+        self.rows = None
+        self.ability_piles = None
+        self.activity = None
+        self.instances = None
+        self.comps = st["comps"]
+        self.stops = 0
 
     def say(self, text: str, audience: int = -1) -> None:
         """Add a log line; ``audience`` -1 is everybody, else only that seat sees it."""
@@ -921,9 +969,12 @@ def ask(
     prompt: str,
     options: list[list[Any]],
     kind: str = "choose",
+    distinct: bool = False,
 ) -> None:
-    """Stop and wait: ``seat`` must pick one of ``options`` ([id, label, value] triples)."""
-    if len({opt[0] for opt in options}) != len(options):
+    """Stop and wait: ``seat`` must pick one of ``options`` ([id, label, value] triples);
+    ``distinct``: their ids are known to differ (else checked: a rule offering two options
+    of one id is an error)."""
+    if not distinct and len({opt[0] for opt in options}) != len(options):
         seen: set[str] = set()
         for opt in options:
             if opt[0] in seen:
@@ -1033,8 +1084,13 @@ def play_random(ctx: Ctx, randbits: Callable[[int], int], limit: int, chosen: li
 
 
 def take_answer(ctx: Ctx) -> tuple[bool, Any]:
-    if "_answer" in ctx.loc:
-        return True, ctx.loc.pop("_answer")
+    """Whether the current frame was answered, and the answer (taken out of its locals)."""
+    loc = ctx.loc
+    if "_answer" in loc:
+        # a read and a del, not pop(): compiled, a method call costs four times as much
+        value = loc["_answer"]
+        del loc["_answer"]
+        return True, value
     return False, None
 
 

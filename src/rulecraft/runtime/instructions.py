@@ -537,15 +537,17 @@ def limit_key(limit: str | None, what: str) -> str | None:
     return f"{limit}|{what}"
 
 
-def menu_options(ctx: Ctx, index: int) -> list[list[Any]]:
-    """The legal options of phase ``index``'s action menu for the active player.
+def menu_options(ctx: Ctx, index: int) -> tuple[list[list[Any]], bool]:
+    """The legal options of phase ``index``'s action menu for the active player, and
+    whether their ids are known to differ (all of them the options of one ``where`` kept
+    up to date, each made once for its own space: :func:`engine.ask` need not check).
 
     Listing them changes nothing, so which cards are active is remembered meanwhile
     (:func:`engine.listing`)."""
     return E.listing(ctx, lambda c: _menu_options(c, index))
 
 
-def _menu_options(ctx: Ctx, index: int) -> list[list[Any]]:
+def _menu_options(ctx: Ctx, index: int) -> tuple[list[list[Any]], bool]:
     st = ctx.st
     prog = ctx.prog
     phase = prog.phases[index]
@@ -555,12 +557,14 @@ def _menu_options(ctx: Ctx, index: int) -> list[list[Any]]:
     done = int(used.get("phase|count", 0))
     options: list[list[Any]] = []
     if phase.max_actions is not None and done >= phase.max_actions:
-        return options
+        return options, True
     saved = ctx.loc
     held: dict[str, Any] = {}  # (see _can_pay)
+    distinct = True
     try:
         for name in phase.actions:
             if name == "abilities":
+                distinct = False
                 options.extend(_ability_options(ctx, seat, held))
                 continue
             if phase.distinct and used.get(f"phase|did:{name}"):
@@ -569,6 +573,7 @@ def _menu_options(ctx: Ctx, index: int) -> list[list[Any]]:
             if act.limit_key is not None and used.get(act.limit_key):
                 continue
             if act.for_collection is None:
+                distinct = False
                 ctx.loc = {"you": you, "this": None}
                 if act.condition is not None and not act.condition(ctx):
                     continue
@@ -580,8 +585,10 @@ def _menu_options(ctx: Ctx, index: int) -> list[list[Any]]:
             ctx.loc = local
             kept = act.kept
             if kept is not None:  # kept up to date as pieces move, not listed afresh
+                distinct = distinct and not options
                 _kept_options(ctx, act, kept, seat, options, held)
                 continue
+            distinct = False
             var = act.for_var or "it"
             condition = act.condition
             cost = act.cost
@@ -594,7 +601,7 @@ def _menu_options(ctx: Ctx, index: int) -> list[list[Any]]:
                 options.append(_value_option(ctx, act, value, seat))
     finally:
         ctx.loc = saved
-    return options
+    return options, distinct
 
 
 #: How many values an action remembers its options for (:attr:`ActionSpec.value_options`):
@@ -771,11 +778,12 @@ def _menu(index: int) -> Instr:
         you = E.player(seat)
         got, ans = E.take_answer(ctx)
         if got:
-            if ans[0] == "pass":
+            answered: str = ans[0]  # (typed: compiled, compared as a text, not any object)
+            if answered == "pass":
                 if ctx.log is not None:
                     ctx.say(f"Player {seat + 1}: {E.text_of(ctx, phase.pass_label)}")
                 return
-            if ans[0] == plan.PLAN_ANSWER and phase.plan is not None:
+            if answered == plan.PLAN_ANSWER and phase.plan is not None:
                 plan.answer(ctx, ans[1], phase.plan)
                 return
             used = st["used"]
@@ -783,7 +791,7 @@ def _menu(index: int) -> Instr:
             used["phase|count"] = done
             if phase.plan is not None or phase.max_actions is None or done < phase.max_actions:
                 _stay(ctx)  # come back to the menu after the action (a plan's, always)
-            if ans[0] == "act":
+            if answered == "act":
                 act = prog.actions[ans[1]]
                 local: dict[str, Any] = {"you": you, "this": None}
                 if act.for_var is not None:
@@ -808,9 +816,10 @@ def _menu(index: int) -> Instr:
         used_up = phase.max_actions is not None and done >= phase.max_actions
         if used_up and phase.plan is None:
             return  # the phase's actions are used up: it ends without asking
-        options = [] if used_up else menu_options(ctx, index)
+        options, distinct = ([], True) if used_up else menu_options(ctx, index)
         if phase.plan is not None:
             # A plan ends by being executed (or reset), never by passing.
+            distinct = False
             options.extend(plan.options(ctx, phase.plan, done))
         elif not phase.mandatory and (options or phase.ask_to_pass):
             options.append([ids.PASS, E.text_of(ctx, phase.pass_label), ["pass"]])
@@ -818,7 +827,8 @@ def _menu(index: int) -> Instr:
             return  # nothing to do (or only to pass, unless ask_to_pass): the phase ends
         heading = phase.label
         prompt = heading(ctx) if callable(heading) else E.text_of(ctx, heading)
-        E.ask(ctx, seat, prompt or "Your action", options, "action")
+        # (a pass's id is no action's: the options of one kept where stay distinct)
+        E.ask(ctx, seat, prompt or "Your action", options, "action", distinct)
         _stay(ctx)
         if phase.plan is not None and st["pending"] is not None:
             plan.remember_start(ctx, index)
@@ -1252,24 +1262,21 @@ def _move(
             raise RuleError("move ... to a zone or a space, not to a player")
         if dest is None:
             return
-        happened: list[list[Any]] = []
         listened = event in ctx.prog.triggers
         # (the place's name is worked out once; "{" became "(" when lines were templates)
         to_dest = " -> " + E.text_of(ctx, dest).replace("{", "(") if ctx.log is not None else ""
         value = what(ctx)
-        # one card (the usual move) is its own list; a pile is copied, as its cards leave it
-        one = ids.is_component(value) and not ids.is_def(value)
-        cids = [value] if one else list(_targets(ctx, value))
-        for cid in cids:
+        if ids.is_component(value) and not ids.is_def(value):
+            # one card, the usual move: no list of cards, none of what happened
+            src = _move_card(ctx, value, dest, position, facedown, to_dest)
+            if listened:
+                E.emit(ctx, event, [value, src, dest] if event == "moved" else [value])
+            return
+        happened: list[list[Any]] = []
+        for cid in list(_targets(ctx, value)):  # (a pile is copied, as its cards leave it)
             if not E.is_comp(cid):
                 continue
-            src = ctx.comps[cid]["z"]
-            E.move_comp(ctx, cid, dest, position)
-            if facedown:
-                ctx.comps[cid]["down"] = True
-                E.touched(ctx, cid)
-            if ctx.log is not None:
-                E.say_about(ctx, cid, to_dest)
+            src = _move_card(ctx, cid, dest, position, facedown, to_dest)
             if listened:
                 happened.append([cid, src, dest] if event == "moved" else [cid])
         # Triggers run in the order the cards moved (frames pushed last run first).
@@ -1277,6 +1284,21 @@ def _move(
             E.emit(ctx, event, args)
 
     return move
+
+
+def _move_card(
+    ctx: Ctx, cid: str, dest: str, position: str | None, facedown: bool, to_dest: str
+) -> str:
+    """Card ``cid`` moved to ``dest`` (face down if ``facedown``), said in the log as
+    going ``to_dest``; the place it left."""
+    src = ctx.comps[cid]["z"]
+    E.move_comp(ctx, cid, dest, position)
+    if facedown:
+        ctx.comps[cid]["down"] = True
+        E.touched(ctx, cid)
+    if ctx.log is not None:
+        E.say_about(ctx, cid, to_dest)
+    return src
 
 
 def _shuffle(what: ExprFn) -> Instr:

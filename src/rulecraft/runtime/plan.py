@@ -18,7 +18,7 @@ survives the resets): bots that judge one step ahead would otherwise reset forev
 
 from __future__ import annotations
 
-from typing import Any, cast
+from typing import Any, Final, cast
 
 from rulecraft.runtime import engine as E
 from rulecraft.runtime import ids, incremental
@@ -29,7 +29,7 @@ from rulecraft.runtime.state import State, clone_state
 RESET_ID = ids.PLAN_RESET
 EXECUTE_ID = ids.PLAN_EXECUTE
 #: The first element of a plan option's value (what ``answer`` recognises).
-PLAN_ANSWER = "plan"
+PLAN_ANSWER: Final = "plan"
 
 # Parts of the state a reset keeps: the count of decisions goes on, the snapshot stays.
 _KEPT = ("decisions", "plan")
