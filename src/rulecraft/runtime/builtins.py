@@ -27,6 +27,7 @@ from rulecraft.runtime.engine import (
     record_attr,
     res_get,
     seat_of,
+    walked,
     zone_name,
     zone_owner,
 )
@@ -367,18 +368,19 @@ def _any(ctx: Ctx, a: list[Any]) -> bool:
     return bool(as_list(ctx, a[0]))
 
 
+# first, last and top read a pile in place (walked): one element, or a slice of their own
 def _first(ctx: Ctx, a: list[Any]) -> Any:
-    items = as_list(ctx, a[0])
+    items = walked(ctx, a[0])
     return items[0] if items else None
 
 
 def _last(ctx: Ctx, a: list[Any]) -> Any:
-    items = as_list(ctx, a[0])
+    items = walked(ctx, a[0])
     return items[-1] if items else None
 
 
 def _top(ctx: Ctx, a: list[Any]) -> Any:
-    items = as_list(ctx, a[0])
+    items = walked(ctx, a[0])
     if len(a) > 1:
         n = int(a[1])
         return items[-n:][::-1] if n > 0 else []

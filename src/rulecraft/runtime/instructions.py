@@ -543,8 +543,14 @@ def menu_options(ctx: Ctx, index: int) -> tuple[list[list[Any]], bool]:
     up to date, each made once for its own space: :func:`engine.ask` need not check).
 
     Listing them changes nothing, so which cards are active is remembered meanwhile
-    (:func:`engine.listing`)."""
-    return E.listing(ctx, lambda c: _menu_options(c, index))
+    (what :func:`engine.listing` does, written out: no function made at each decision)."""
+    if ctx.memo is not None:
+        return _menu_options(ctx, index)
+    ctx.memo = {}
+    try:
+        return _menu_options(ctx, index)
+    finally:
+        ctx.memo = None
 
 
 def _menu_options(ctx: Ctx, index: int) -> tuple[list[list[Any]], bool]:
@@ -826,7 +832,9 @@ def _menu(index: int) -> Instr:
         if not options:
             return  # nothing to do (or only to pass, unless ask_to_pass): the phase ends
         heading = phase.label
-        prompt = heading(ctx) if callable(heading) else E.text_of(ctx, heading)
+        # (a dictionary of texts, else a function of the context: isinstance is compiled,
+        # callable() is looked up among the builtins at every decision)
+        prompt = E.text_of(ctx, heading) if isinstance(heading, dict) else heading(ctx)
         # (a pass's id is no action's: the options of one kept where stay distinct)
         E.ask(ctx, seat, prompt or "Your action", options, "action", distinct)
         _stay(ctx)

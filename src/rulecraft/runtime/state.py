@@ -33,13 +33,37 @@ STATE_VERSION = 1
 
 
 def deep_copy(value: Any) -> Any:
-    """A copy of JSON data, faster than ``copy.deepcopy`` for dicts, lists and scalars."""
+    """A copy of JSON data, faster than ``copy.deepcopy`` for dicts, lists and scalars.
+
+    >>> data = {"a": [1, {"b": 2}], "c": None}
+    >>> copy = deep_copy(data)
+    >>> copy == data, copy["a"] is data["a"], copy["a"][1] is data["a"][1]
+    (True, False, False)
+    """
     t = type(value)
     if t is dict:
-        return {k: deep_copy(v) if type(v) in (dict, list) else v for k, v in value.items()}
+        return _copy_dict(value)
     if t is list:
-        return [deep_copy(v) if type(v) in (dict, list) else v for v in value]
+        return _copy_list(value)
     return value
+
+
+# Typed apart from deep_copy: compiled (make compiled), a dict's or list's own loop and an
+# identity test of the type, not an iterator over any object and a tuple of types a value.
+def _copy_dict(value: dict[str, Any]) -> dict[str, Any]:
+    out: dict[str, Any] = {}
+    for k, v in value.items():
+        t = type(v)
+        out[k] = _copy_dict(v) if t is dict else _copy_list(v) if t is list else v
+    return out
+
+
+def _copy_list(value: list[Any]) -> list[Any]:
+    out: list[Any] = []
+    for v in value:
+        t = type(v)
+        out.append(_copy_dict(v) if t is dict else _copy_list(v) if t is list else v)
+    return out
 
 
 def clone_state(st: State) -> State:
