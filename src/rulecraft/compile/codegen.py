@@ -65,7 +65,7 @@ from rulecraft.runtime.builtins import (
     own_field,
 )
 from rulecraft.runtime.incremental import kept_mask, kept_spaces
-from rulecraft.runtime.values import divide, modulo
+from rulecraft.runtime.values import as_int, divide, modulo
 
 if TYPE_CHECKING:
     from rulecraft.compile.compiler import Compiler, Scope
@@ -283,6 +283,9 @@ def _helpers() -> dict[str, Any]:
 
     return {
         "_add": _add,
+        # int() as a compiled function: in the compiled copy (aot), int() of a value of
+        # no known type is a call of the type
+        "_int": as_int,
         "_num": _num,
         "_empty": is_empty,
         "_coord": _coord,
@@ -466,7 +469,7 @@ class _Generator:
         if isinstance(e, ast.Unary):
             inner = self.expr(e.operand, env)
             if e.op == "-":
-                return self.sorted_as(f"(-int({inner}))", INT)
+                return self.sorted_as(f"(-_int({inner}))", INT)
             return self.sorted_as(f"(not {inner})", BOOL)
         if isinstance(e, ast.Binary):
             return self.binary(e, env)
@@ -643,7 +646,7 @@ class _Generator:
             seats = self.seat_table("", lambda seat: seat)
             seat = self.fresh("s")
             test = f"type({first}) is str and ({seat} := {seats}.get({o})) is not None"
-            fast = f"int(ctx.st['res'][{seat}].get({f!r}, 0))"
+            fast = f"_int(ctx.st['res'][{seat}].get({f!r}, 0))"
             return f"({fast} if {test} else get_field(ctx, {o}, {f!r}))"
         if f in FIELD_READERS:  # (kind, controller, zone...): a reader of its own
             return f"_read_{f}(ctx, {obj})"
@@ -685,7 +688,7 @@ class _Generator:
         if n == "space_at" and self.c.map is not None and not self.c.map.tiles:
             # spatial.space_at without its argument list: the map's table of coordinates
             spaces = self.const({xy: ids.space_id(sid) for xy, sid in self.c.map.by_coord.items()})
-            x, y = (a if self.sort(a) == INT else f"int({a})" for a in args)
+            x, y = (a if self.sort(a) == INT else f"_int({a})" for a in args)
             return self.sorted_as(f"{spaces}.get(({x}, {y}))", SPACE_OR_NONE)
         if n == "count" and len(args) == 1:
             return self.sorted_as(f"len(walked(ctx, {args[0]}))", INT)

@@ -51,6 +51,7 @@ from rulecraft.runtime.state import (
     State,
     clone_state,
 )
+from rulecraft.runtime.values import as_int
 
 MAX_STEPS_PER_DECISION: Final = 200_000
 T = TypeVar("T")
@@ -579,11 +580,11 @@ def modified(ctx: Ctx, cid: str, name: str, base: Any) -> Any:
         saved = ctx.loc
         ctx.loc = _source_locals(ctx, src)
         try:
-            total += int(mod.amount(ctx))
+            total += as_int(mod.amount(ctx))
             if mod.minimum is not None:
-                total = max(total, int(mod.minimum(ctx)))
+                total = max(total, as_int(mod.minimum(ctx)))
             if mod.maximum is not None:
-                total = min(total, int(mod.maximum(ctx)))
+                total = min(total, as_int(mod.maximum(ctx)))
         finally:
             ctx.loc = saved
     return total
@@ -870,10 +871,10 @@ def put_rng(ctx: Ctx, rng: Rng) -> None:
 def res_get(ctx: Ctx, owner: Any, unit: str) -> int:
     st = ctx.st
     if owner is None:
-        return int(st["gvars"].get(unit, 0))
+        return as_int(st["gvars"].get(unit, 0))
     if is_comp(owner):
-        return int(st["comps"][owner]["c"].get(unit, 0))
-    return int(st["res"][seat_of(owner)].get(unit, 0))
+        return as_int(st["comps"][owner]["c"].get(unit, 0))
+    return as_int(st["res"][seat_of(owner)].get(unit, 0))
 
 
 def res_set(ctx: Ctx, owner: Any, unit: str, value: int) -> int:
@@ -1030,6 +1031,14 @@ def choose(ctx: Ctx, option_id: str) -> str:
     option_id = unique_option_id(ctx, option_id)
     answer(ctx, option_id)
     return option_id
+
+
+def choose_and_run(ctx: Ctx, option_id: str, chosen: list[str]) -> None:
+    """:func:`choose` ``option_id``, append the id answered to ``chosen``, and :func:`run`
+    to the next decision: :meth:`Game.choose <rulecraft.runtime.game.Game.choose>` in one
+    call (from Python, each call of a compiled function costs its own)."""
+    chosen.append(choose(ctx, option_id))
+    run(ctx)
 
 
 def _take(ctx: Ctx, opt: list[Any]) -> None:

@@ -315,10 +315,9 @@ class Game:
         ctx = self._ctx_cache  # (_ctx's test in place: one call less at every decision)
         if ctx is None or ctx.st is not self._st or ctx.log is not self._log:
             ctx = self._ctx()
-        option_id = E.choose(ctx, option_id)  # 'spark' answers a unique 'spark#1'
-        self._choices.append(option_id)
+        # (the caches go first: an illegal id changes nothing else, and they are made again)
         self._decision_cache = self._deal_cache = None
-        E.run(ctx)
+        E.choose_and_run(ctx, option_id, self._choices)  # 'spark' answers a unique 'spark#1'
 
     def play_random(self, randbits: Callable[[int], int], limit: int) -> int:
         """Answer up to ``limit`` decisions at random (fewer when the game ends first) and

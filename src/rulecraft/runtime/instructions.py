@@ -395,9 +395,11 @@ def _turn_end(order: str, labels: dict[str, Any]) -> Instr:
         else:
             del loc["_ended"]
         left = loc.get("_left")
-        loc["_left"] = (st["players"] if left is None else int(left)) - 1
+        # (typed, not int(): compiled, int() of any value is a call of the type)
+        turns_left: int = (st["players"] if left is None else left) - 1
+        loc["_left"] = turns_left
         step = 1 if order == "clockwise" else -1
-        if loc["_left"] > 0:
+        if turns_left > 0:
             st["active"] = (st["active"] + step) % st["players"]
             ctx.frame[1] = labels["turn"]
         # else: fall through to the round's end

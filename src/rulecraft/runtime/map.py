@@ -22,6 +22,7 @@ from typing import TYPE_CHECKING, Any
 from rulecraft.rng import Rng, mix64, shuffled
 from rulecraft.runtime import ids, incremental
 from rulecraft.runtime.program import MapSlot, MapSpec, MapTile
+from rulecraft.runtime.values import as_int
 
 if TYPE_CHECKING:
     from rulecraft.runtime.engine import Ctx
@@ -422,7 +423,7 @@ def in_a_row(ctx: Ctx, a: list[Any]) -> bool:
     a larger map walks the lines out from the player's own spaces instead."""
     mp = current_map(ctx)
     seat = ids.seat_of(a[0])
-    n = int(a[1])
+    n = as_int(a[1])
     if len(mp.zone_keys) > MAX_MASKED_SPACES:
         return _in_a_row_walking(ctx, mp, seat, n)
     if mp is ctx.prog.map:  # no tiles: each seat's spaces kept up to date as pieces move

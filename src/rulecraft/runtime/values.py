@@ -12,6 +12,8 @@ True
 
 from __future__ import annotations
 
+from typing import Any
+
 PLAYER_FIELDS = frozenset({"seat", "next", "previous", "name"})
 COMPONENT_FIELDS = frozenset(
     {
@@ -68,3 +70,16 @@ def modulo(left: object, right: object) -> int:
     """
     divisor = int(right)  # type: ignore[call-overload]
     return int(left) % divisor if divisor else 0  # type: ignore[call-overload]
+
+
+def as_int(value: Any) -> int:
+    """``int(value)``, the common case first: compiled (make compiled), ``int()`` of a
+    value of no known type is a call of the type, this an identity test of it.
+
+    >>> as_int(3), as_int(True), as_int(2.0)
+    (3, 1, 2)
+    """
+    if type(value) is int:
+        number: int = value
+        return number
+    return int(value)
