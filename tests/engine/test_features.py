@@ -49,6 +49,15 @@ action check "Check" if you has shielded:
     assert game.decision is not None and game.decision.seat == 1
     assert game.legal_ids() == ["act:shield"]
     assert game.evaluate_expr("you has shielded", 0) is False
+    # the compiler noted that a flag is set until a moment; a turn's end then looks
+    assert ruleset.program.timed_flags
+
+
+def test_a_ruleset_setting_no_flag_until_a_moment_says_so() -> None:
+    """A turn's or phase's end looks for flags to clear only in a ruleset that sets one
+    ``until`` a moment (Program.timed_flags; Radlands does, Tic-Tac-Toe does not)."""
+    assert not rulecraft.load("tictactoe").program.timed_flags
+    assert rulecraft.load("radlands").program.timed_flags
 
 
 def test_a_bag_is_drawn_from_blind_and_reproducibly(tmp_path: Path) -> None:

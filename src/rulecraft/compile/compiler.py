@@ -132,6 +132,10 @@ class Compiler:
         self.policies: dict[str, PolicySpec] = {}
         self.map: MapSpec | None = None
         self.flags_set: set[str] = set()
+        self.timed_flags = False  # some flag is set until a moment (Program.timed_flags)
+        #: The events some trigger answers, once every trigger is compiled: the flow's
+        #: instructions know whether to emit theirs (compile_flow comes after the rules).
+        self.listened: frozenset[str] = frozenset()
         self.flags_tested: list[tuple[str, Span]] = []
         self.used_names: set[str] = set()
         self.goto_targets: list[tuple[int, Span, str]] = []
@@ -185,6 +189,7 @@ class Compiler:
         entries = compile_entries(self)
         components.add_rules(*compile_rules(self))
         fill_effects(self)
+        self.listened = frozenset(components.triggers)
         main, flow, phases = compile_flow(self)
         end_conditions = compile_end(self)
         evaluation, score, test_pool = self._manifest_expressions()
@@ -228,6 +233,7 @@ class Compiler:
             ),
             names=names_of(self),
             flags=frozenset(self.flags_set),
+            timed_flags=self.timed_flags,
             only_set_flags=plain,
             kept_wheres=tuple(k for k in self.kept_wheres.values() if k is not None),
         )

@@ -190,14 +190,15 @@ def compile_flow(c: Compiler) -> tuple[int, dict[str, Any], tuple[PhaseSpec, ...
         code.add(_call_routine(setup), c.mspan("setup"))
     code.add(_announce_start, Span(c.mfile, 1, 1))
     labels["round"] = code.here
-    code.add(_round_start(round_start), c.mspan("flow"))
+    code.add(_round_start(round_start, c.listened), c.mspan("flow"))
     first_phase = 0
     for k, stage in enumerate(stages):
         emit_stage(c, code, k, stage, phases, first_phase, order, labels)
         first_phase += len(stage.phases)
     labels["turn_end"] = labels["turn_ends"][0] if labels["turn_ends"] else code.here
     labels["round_end"] = code.here
-    code.add(_round_end(round_end, bool(flow.get("rotate_start", False)), labels), c.mspan("flow"))
+    rotate = bool(flow.get("rotate_start", False))
+    code.add(_round_end(round_end, rotate, labels, c.listened), c.mspan("flow"))
     labels["trigger_order"] = str(flow.get("trigger_order", "active_first"))
     main = c.finish(code)
     return main, labels, tuple(phases)
@@ -238,16 +239,16 @@ def emit_stage(
     if stage.staged:
         code.add(_circuit_start(stage.repeat, stage.leader, exit_target), span)
     stage_labels["turn"] = code.here
-    code.add(_turn_start, span)
+    code.add(_turn_start(c.listened), span)
     starts: list[int] = []
     for j, (path, _ph) in enumerate(stage.phases):
         i = first_phase + j
         starts.append(code.here)
-        code.add(_phase_start(i, phases[i].body), c.mspan(*path))
+        code.add(_phase_start(i, phases[i].body, c.listened), c.mspan(*path))
         if phases[i].actions:
             code.add(_menu(i), c.mspan(*path, "actions"))
     turn_end = code.here
-    code.add(_turn_end(order, stage_labels), span)
+    code.add(_turn_end(order, stage_labels, c.listened), span)
     if stage.staged:
         code.add(_circuit_end(stage.after, stage.repeat is not None, circuit, labels), span)
     exit_target[0] = code.here

@@ -206,8 +206,10 @@ def compile_flag(c: Compiler, s: ast.SetFlag | ast.ClearFlag, code: _Code, scope
         c.flags_set.add(s.name)
     c.symbols.add(s.name)
     subject = c.expr(s.target, scope) if s.target else None
-    if until is not None and until not in DURATIONS:
-        c._unknown(until, span, DURATIONS, "duration")
+    if until is not None:
+        c.timed_flags = True
+        if until not in DURATIONS:
+            c._unknown(until, span, DURATIONS, "duration")
     code.add(_flag(s.name, subject, setting, until), span)
     return scope
 

@@ -290,7 +290,11 @@ def _set_start_player(value: ExprFn) -> Instr:
     return set_start_player
 
 
-def _round_start(body: int | None) -> Instr:
+def _round_start(body: int | None, listened: frozenset[str]) -> Instr:
+    """A round begins (``listened``: the events some trigger answers, known when the flow
+    is compiled: no dictionary read at each round to learn it)."""
+    emits = "round_start" in listened
+
     def round_start(ctx: Ctx) -> None:
         st = ctx.st
         st["round"] += 1
@@ -301,7 +305,7 @@ def _round_start(body: int | None) -> Instr:
             _clear_used(st, "round|")
         if body is not None:
             E.push(ctx, body, {"you": E.player(st["start"]), "this": None})
-        if "round_start" in ctx.prog.triggers:  # (no list of arguments made for nobody)
+        if emits:  # (no list of arguments made for nobody)
             E.emit(ctx, "round_start", [st["round"]])
 
     return round_start
@@ -342,19 +346,30 @@ def _clear_used(st: State, prefix: str) -> None:
             del used[key]
 
 
-def _turn_start(ctx: Ctx) -> None:
-    st = ctx.st
-    st["turn"] += 1
-    st["phase"] = -1
-    you = E.player(st["active"])
-    ctx.loc["you"] = you
-    if _counts_uses(ctx.prog, "turn|"):
-        _clear_used(st, "turn|")
-    if "turn_start" in ctx.prog.triggers:
-        E.emit(ctx, "turn_start", [you])
+def _turn_start(listened: frozenset[str]) -> Instr:
+    """A turn begins (``listened``: as :func:`_round_start`)."""
+    emits = "turn_start" in listened
+
+    def turn_start(ctx: Ctx) -> None:
+        st = ctx.st
+        st["turn"] += 1
+        st["phase"] = -1
+        you = E.player(st["active"])
+        ctx.loc["you"] = you
+        if _counts_uses(ctx.prog, "turn|"):
+            _clear_used(st, "turn|")
+        if emits:
+            E.emit(ctx, "turn_start", [you])
+
+    return turn_start
 
 
-def _phase_start(index: int, body: int | None) -> Instr:
+def _phase_start(index: int, body: int | None, listened: frozenset[str]) -> Instr:
+    """Phase ``index`` begins, the previous one ending (``listened``: as
+    :func:`_round_start`)."""
+    emits_start = "phase_start" in listened
+    emits_end = "phase_end" in listened
+
     def phase_start(ctx: Ctx) -> None:
         st = ctx.st
         previous = st["phase"]
@@ -367,24 +382,26 @@ def _phase_start(index: int, body: int | None) -> Instr:
         # its body.
         if body is not None:
             E.push(ctx, body, {"you": you, "this": None})
-        triggers = ctx.prog.triggers
-        if "phase_start" in triggers:
+        if emits_start:
             E.emit(ctx, "phase_start", [ctx.prog.phases[index].name])
-        if previous >= 0 and "phase_end" in triggers:
+        if previous >= 0 and emits_end:
             E.emit(ctx, "phase_end", [ctx.prog.phases[previous].name])
 
     return phase_start
 
 
-def _turn_end(order: str, labels: dict[str, Any]) -> Instr:
+def _turn_end(order: str, labels: dict[str, Any], listened: frozenset[str]) -> Instr:
+    """A turn ends: its end's triggers run, then the next seat's turn, or the round's end
+    (``listened``: as :func:`_round_start`)."""
+    emits = "turn_end" in listened or "phase_end" in listened
+
     def turn_end(ctx: Ctx) -> None:
         st = ctx.st
         loc = ctx.loc
         if not loc.get("_ended"):
             _expire(ctx, "phase_end")
             _expire(ctx, "turn_end")
-            triggers = ctx.prog.triggers
-            if "turn_end" in triggers or "phase_end" in triggers:
+            if emits:
                 # let the end-of-turn triggers run, then come back here
                 loc["_ended"] = True
                 E.emit(ctx, "turn_end", [E.player(st["active"])])
@@ -462,13 +479,19 @@ def _circuit_end(after: int | None, repeat: bool, circuit: int, labels: dict[str
     return circuit_end
 
 
-def _round_end(body: int | None, rotate: bool, labels: dict[str, Any]) -> Instr:
+def _round_end(
+    body: int | None, rotate: bool, labels: dict[str, Any], listened: frozenset[str]
+) -> Instr:
+    """A round ends: its block and triggers run, then the next round (``listened``: as
+    :func:`_round_start`)."""
+    ends = body is not None or "round_end" in listened
+
     def round_end(ctx: Ctx) -> None:
         st = ctx.st
         loc = ctx.loc
         if not loc.get("_ended"):
             _expire(ctx, "round_end")
-            if body is not None or "round_end" in ctx.prog.triggers:
+            if ends:
                 # let the round's end run, then come back here
                 loc["_ended"] = True
                 if body is not None:
@@ -1439,6 +1462,8 @@ def _test(skill: str, target: ExprFn, extra: ExprFn | None, var: str | None = No
 
 def _expire(ctx: Ctx, scope: str) -> None:
     """Clear the flags set ``until`` this moment (``turn_end``, ``round_end``, ``phase_end``)."""
+    if not ctx.prog.timed_flags:
+        return  # no rule sets one: the state has none (three dictionary reads a turn)
     timed = ctx.st["mem"].get("timed")
     if not timed:
         return

@@ -437,6 +437,10 @@ class Program:
     #: The flags no trait, kind or grant can give a card: a card has one only when it is
     #: set on it (:func:`rulecraft.compile.flags.only_set_flags`).
     only_set_flags: frozenset[str] = frozenset()
+    #: Does any rule set a flag ``until`` a moment (the end of a turn, a round, a phase)?
+    #: Without one, nothing is ever to be cleared as a turn or phase ends
+    #: (``instructions._expire`` looks at nothing).
+    timed_flags: bool = False
     #: Every ``spaces where`` kept up to date as pieces move (:mod:`incremental`): the
     #: actions' ``for ... in`` and those of expressions (``count(spaces where empty(it))``)
     kept_wheres: tuple[KeptSpaces, ...] = ()
