@@ -250,3 +250,34 @@ def test_a_players_pile_and_number_from_tables_read_what_get_field_reads(name: s
                 expected = read(B.get_field, ctx, value, field)
                 assert read(by_local, ctx) == expected, (value, field)
                 assert read(by_expr, ctx) == expected, (value, field)
+
+
+def test_a_builtin_of_a_local_and_a_constant_reads_what_its_closures_read() -> None:
+    """``in_a_row(you, 3)``: compiled, the call is made of the local's name and the
+    constant's value, read in place (no call of either); the same answers along a game."""
+    import random
+
+    from rulecraft.compile.expressions import _call_builtin
+    from rulecraft.compile.names import compiler_for
+    from rulecraft.language import ast
+    from rulecraft.language.parser import parse_expression
+
+    game = rulecraft.load("tictactoe").new_game(seed=0)
+    c = compiler_for(game.program.names)
+    call, problems = parse_expression("in_a_row(you, 3)", "<test>")
+    assert isinstance(call, ast.Call) and not problems
+    specialised = _call_builtin(c, call, "in_a_row", [E.LocalValue("you"), E.ConstantValue(3)])
+    plain = _call_builtin(c, call, "in_a_row", [lambda ctx: ctx.loc.get("you"), lambda ctx: 3])
+    rng = random.Random(3)
+    while game.result is None:
+        ctx = game._ctx()
+        for seat in (0, 1):
+            ctx.loc = {"you": E.player(seat), "this": None}
+            assert specialised(ctx) == plain(ctx)
+        game.choose(rng.choice(game.legal_ids()))
+    ctx = game._ctx()
+    assert game.result.winners  # (this seed's game is won: one seat has a row, one not)
+    winner = game.result.winners[0]
+    for seat in (0, 1):
+        ctx.loc = {"you": E.player(seat), "this": None}
+        assert specialised(ctx) == plain(ctx) == (seat == winner)

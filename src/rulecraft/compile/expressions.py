@@ -638,6 +638,12 @@ def _call_builtin(c: Compiler, e: ast.Call, n: str, args: list[ExprFn]) -> ExprF
         return lambda ctx: fn(ctx, [a0(ctx)])
     if len(args) == 2:
         a0, a1 = args
+        if isinstance(a1, E.ConstantValue):  # in_a_row(you, 3): no call for what is known
+            c1 = a1.value
+            if isinstance(a0, E.LocalValue):
+                n0 = a0.name
+                return lambda ctx: fn(ctx, [ctx.loc.get(n0), c1])
+            return lambda ctx: fn(ctx, [a0(ctx), c1])
         return lambda ctx: fn(ctx, [a0(ctx), a1(ctx)])
     return lambda ctx: fn(ctx, [a(ctx) for a in args])
 
