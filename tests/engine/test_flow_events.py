@@ -10,6 +10,7 @@ listener still sees.
 
 from __future__ import annotations
 
+import random
 from pathlib import Path
 
 import pytest
@@ -162,3 +163,38 @@ def test_a_once_per_limit_frees_its_action_again_as_its_period_starts(
     game.choose("act:rest")
     game.choose("act:rest")
     assert game.state["round"] == 2 and _offered(game) == ["rest", "tap"]
+
+
+def _ability_rulesets() -> list[str]:
+    from rulecraft.compile.load import bundled_names
+
+    return [n for n in bundled_names() if any(rulecraft.load(n).program.abilities.values())]
+
+
+@pytest.mark.parametrize("name", _ability_rulesets())
+def test_a_phase_begins_with_nothing_used_in_it(name: str) -> None:
+    """What a phase noted of its uses (its count of actions, that an ability was used in
+    it) is forgotten as the next phase begins: along random games, at every decision of a
+    phase in which no ability was chosen yet, the state notes no ability used in it."""
+    rng = random.Random(5)
+    ruleset = rulecraft.load(name)
+    checked = 0
+    for seed in range(3):
+        game = ruleset.new_game(seed=seed)
+        where = None
+        used_ability = False
+        for _ in range(150):
+            pending = game.state["pending"]
+            if game.result is not None or pending is None:
+                break
+            now = (game.state["turn"], game.state["phase"])
+            if now != where:
+                where, used_ability = now, False
+            if not used_ability:
+                checked += 1
+                assert "phase|did:abilities" not in game.state["used"]
+            option = rng.choice(pending["options"])
+            if pending["kind"] == "action" and option[2][0] == "ab":
+                used_ability = True
+            game.choose(option[0])
+    assert checked > 0

@@ -119,10 +119,11 @@ class Ctx:
     #: (``None`` while nothing is remembered): :func:`move_comp`, :func:`shuffle_zone` and
     #: a change of a piece's owner note them.
     moved: set[str] | None
-    #: By (seat, n): a mask of the seat's spaces (``owned``) known to hold no line of
-    #: ``n`` (:func:`map.in_a_row`): while the seat only gains spaces, only the lines
-    #: through the spaces gained since are looked at.  A fact of the map, not the state.
-    rows: dict[tuple[int, int], int] | None
+    #: By (seat, n), as ``seat * 257 + n``: a mask of the seat's spaces (``owned``)
+    #: known to hold no line of ``n`` (:func:`map.in_a_row`): while the seat only gains
+    #: spaces, only the lines through the spaces gained since are looked at.  A fact of
+    #: the map, not the state.
+    rows: dict[int, int] | None
     #: Seat by seat, the piles whose cards may offer that seat abilities, in the state's
     #: order of piles, with the name of the zone (``"map"`` for a space), and how many
     #: piles the state had then (a pile is never removed, and one made later is noticed):

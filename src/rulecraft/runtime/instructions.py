@@ -313,8 +313,11 @@ def _round_start(body: int | None, listened: frozenset[str]) -> Instr:
 
 def _counts_uses(prog: Program, prefix: str) -> bool:
     """Does any rule of ``prog`` count uses in ``prefix``'s scope (``"turn|"``,
-    ``"round|"``): an action or ability limited ``once per`` it, or, for a turn, any
-    ability (each ability's uses are counted per turn)?  Worked out once per program."""
+    ``"round|"``, ``"phase|"``) but a phase's count of actions: an action or ability
+    limited ``once per`` it, or, for a turn or a phase, any ability (each ability's uses
+    are counted per turn, and that one was used per phase), or, for a phase, a phase of
+    distinct actions (each action's use is noted per phase)?  Worked out once per
+    program."""
     known = prog.used_scopes.get(prefix)
     if known is None:
         scope = prefix[:-1]
@@ -322,7 +325,8 @@ def _counts_uses(prog: Program, prefix: str) -> bool:
         known = (
             any(act.limit == scope for act in prog.actions.values())
             or any(ab.limit == scope for ab in abilities)
-            or (scope == "turn" and bool(abilities))
+            or (scope in ("turn", "phase") and bool(abilities))
+            or (scope == "phase" and any(phase.distinct for phase in prog.phases))
         )
         prog.used_scopes[prefix] = known
     return known
@@ -376,7 +380,12 @@ def _phase_start(index: int, body: int | None, listened: frozenset[str]) -> Inst
         if previous >= 0:
             _expire(ctx, "phase_end")
         st["phase"] = index
-        _clear_used(st, "phase|")
+        if _counts_uses(ctx.prog, "phase|"):
+            _clear_used(st, "phase|")
+        else:  # (only the phase's count of actions: one key, no walk over the rest)
+            used = st["used"]
+            if "phase|count" in used:
+                del used["phase|count"]
         you = E.player(st["active"])
         # Frames pushed last run first: the old phase's end, then this one's start, then
         # its body.

@@ -431,6 +431,8 @@ def in_a_row(ctx: Ctx, a: list[Any]) -> bool:
         mask = masks[seat] if 0 <= seat < len(masks) else 0
         if n <= 1:
             return mask != 0
+        if n > MAX_MASKED_SPACES:
+            return False  # longer than the map has spaces (and than _has_line's keys tell)
         return _has_line(ctx, mp, seat, n, mask)
     zones = ctx.st["zones"]
     comps = ctx.comps
@@ -465,7 +467,7 @@ def _has_line(ctx: Ctx, mp: MapSpec, seat: int, n: int, mask: int) -> bool:
     rows = ctx.rows
     if rows is None:
         rows = ctx.rows = {}
-    key = (seat, n)
+    key = seat * (MAX_MASKED_SPACES + 1) + n  # (seat, n) as one int: no tuple to hash
     found = rows.get(key)
     checked: int = -1 if found is None else found
     if checked != -1 and (checked & ~mask) == 0:
