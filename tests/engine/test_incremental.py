@@ -323,3 +323,25 @@ def test_a_menu_of_two_actions_is_not_said_distinct(tmp_path: Path) -> None:
     tictactoe = rulecraft.load("tictactoe").new_game()
     options, distinct = menu_options(tictactoe._ctx(), 0)
     assert len(options) == 9 and distinct
+
+
+def test_many_moves_between_two_questions_forget_what_was_remembered() -> None:
+    """The piles moved since the last question are noted one by one (a pile may be noted
+    twice); past ``MAX_MOVED_NOTED`` of them, what is remembered is dropped and worked out
+    afresh when next asked, with the same answers as listing from scratch."""
+    game = rulecraft.load("tictactoe").new_game(seed=2)
+    for option in ("act:place:a1", "act:place:b2", "act:place:c1"):
+        game.choose(option)
+    ctx = game._ctx()
+    assert ctx.moved == [] and ctx.kept is not None  # caught up at the last question
+    mark = game.state["zones"]["s:a1"][0]
+    for i in range(E.MAX_MOVED_NOTED // 2):
+        E.move_comp(ctx, mark, "s:a3" if i % 2 == 0 else "s:a1")
+        assert ctx.moved is not None and len(ctx.moved) == 2 * (i + 1)
+    E.move_comp(ctx, mark, "s:c3")
+    assert ctx.moved is None and ctx.kept is None and ctx.owned is None
+    check_position(game)  # a1 and a3 empty again, c3 taken: as listed from scratch
+    place = game.program.actions["place"].kept
+    assert place is not None
+    spaces = incremental.kept_spaces(ctx, place)
+    assert "s:c3" not in spaces and "s:a1" in spaces and "s:a3" in spaces

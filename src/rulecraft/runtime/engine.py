@@ -54,6 +54,10 @@ from rulecraft.runtime.state import (
 from rulecraft.runtime.values import as_int
 
 MAX_STEPS_PER_DECISION: Final = 200_000
+#: The most piles :attr:`Ctx.moved` notes before what is remembered of them is forgotten
+#: (worked out afresh when next asked): a game that moves many cards between two questions
+#: does not keep a list of them without end.
+MAX_MOVED_NOTED: Final = 1024
 T = TypeVar("T")
 
 
@@ -117,8 +121,10 @@ class Ctx:
     owned: list[int] | None
     #: The piles changed since ``kept`` and ``owned`` were last brought up to date
     #: (``None`` while nothing is remembered): :func:`move_comp`, :func:`shuffle_zone` and
-    #: a change of a piece's owner note them.
-    moved: set[str] | None
+    #: a change of a piece's owner note them.  A list, not a set: a pile noted twice is
+    #: looked at twice, which changes nothing, and a list is the cheaper to note and walk
+    #: (past :data:`MAX_MOVED_NOTED` piles, what is remembered is forgotten instead).
+    moved: list[str] | None
     #: By (seat, n), as ``seat * 257 + n``: a mask of the seat's spaces (``owned``)
     #: known to hold no line of ``n`` (:func:`map.in_a_row`): while the seat only gains
     #: spaces, only the lines through the spaces gained since are looked at.  A fact of
@@ -791,8 +797,10 @@ def move_comp(ctx: Ctx, cid: str, dest: str, position: str | None = None) -> Non
     zones = st["zones"]
     moved = ctx.moved
     if moved is not None:  # some menu's options are kept up to date (incremental.py)
-        moved.add(src)
-        moved.add(dest)
+        moved.append(src)
+        moved.append(dest)
+        if len(moved) > MAX_MOVED_NOTED:  # nobody asked for long: start afresh instead
+            ctx.kept = ctx.owned = ctx.rows = ctx.moved = None
     left_pile = zones.get(src)
     if left_pile is not None:
         # A card leaves the top of its pile most often (a draw: the end of the list), which
@@ -844,7 +852,7 @@ def shuffle_zone(ctx: Ctx, key: str) -> None:
     st = ctx.st
     items = st["zones"].get(key, [])
     if ctx.moved is not None:
-        ctx.moved.add(key)
+        ctx.moved.append(key)
     rng = Rng(st["rng"][0], st["rng"][1])
     out, rng = shuffled(rng, items)
     st["zones"][key] = out

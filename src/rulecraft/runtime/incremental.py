@@ -59,7 +59,7 @@ def kept_mask(ctx: Ctx, kept: KeptSpaces) -> int:
 def _up_to_date(ctx: Ctx) -> None:
     """What is remembered brought up to date, or the piles' moves noted from now on."""
     if ctx.moved is None:
-        ctx.moved = set()
+        ctx.moved = []
     elif ctx.moved:
         _catch_up(ctx)
 
@@ -170,7 +170,7 @@ def carry(ctx: Ctx, to: Ctx) -> None:
     state: the copies change apart from then on)."""
     to.kept = None if ctx.kept is None else dict(ctx.kept)
     to.owned = None if ctx.owned is None else list(ctx.owned)
-    to.moved = None if ctx.moved is None else set(ctx.moved)
+    to.moved = None if ctx.moved is None else list(ctx.moved)
     to.rows = None if ctx.rows is None else dict(ctx.rows)
     # the clone's piles are the same, in the same order (lists are never changed in place)
     to.ability_piles = None if ctx.ability_piles is None else dict(ctx.ability_piles)

@@ -1551,7 +1551,7 @@ def _set_field(obj: ExprFn, field: str, value: ExprFn) -> Instr:
             elif field == "owner":
                 comp["o"] = None if v is None else E.seat_of(v)
                 if ctx.moved is not None:  # its pile's owners changed (incremental.py)
-                    ctx.moved.add(comp["z"])
+                    ctx.moved.append(comp["z"])
                 E.touched(ctx, o)
             else:
                 comp["p"] = {**comp["p"], field: v}  # (replaced, never changed in place)
