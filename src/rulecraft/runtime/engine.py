@@ -1034,7 +1034,8 @@ def choose(ctx: Ctx, option_id: str) -> str:
     pending = ctx.st["pending"]
     if pending is not None:
         for opt in pending["options"]:
-            if opt[0] == option_id:
+            listed: str = opt[0]  # (typed: compiled, compared as texts, not any objects)
+            if listed == option_id:
                 _take(ctx, opt)
                 return option_id
     option_id = unique_option_id(ctx, option_id)

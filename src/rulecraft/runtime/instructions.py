@@ -621,13 +621,15 @@ def _menu_options(ctx: Ctx, index: int) -> tuple[list[list[Any]], bool]:
                     continue
                 options.append([act.option, E.text_of(ctx, act.label), ["act", name, None]])
                 continue
-            local: dict[str, Any] = {"you": you, "this": None}
-            ctx.loc = local
             kept = act.kept
             if kept is not None:  # kept up to date as pieces move, not listed afresh
                 distinct = distinct and not options
+                if act.condition is not None or act.cost:  # (they read the space there)
+                    ctx.loc = {"you": you, "this": None}
                 _kept_options(ctx, act, kept, seat, options, held)
                 continue
+            local: dict[str, Any] = {"you": you, "this": None}
+            ctx.loc = local
             distinct = False
             var = act.for_var or "it"
             condition = act.condition
@@ -686,7 +688,8 @@ def _kept_options(
     held: dict[str, Any],
 ) -> None:
     """The options of ``act`` over the spaces its ``where`` keeps (:mod:`incremental`),
-    appended to ``options`` in the ``where``'s order; ``ctx.loc`` is the action's locals."""
+    appended to ``options`` in the ``where``'s order; ``ctx.loc`` is the action's locals
+    when it has a condition or a cost (the space is bound there for them)."""
     mask = incremental.kept_mask(ctx, kept)
     spaces = kept.spaces
     made = act.kept_options
@@ -818,13 +821,15 @@ def _menu(index: int) -> Instr:
         you = E.player(seat)
         got, ans = E.take_answer(ctx)
         if got:
-            answered: str = ans[0]  # (typed: compiled, compared as a text, not any object)
+            # (typed: compiled, read as a list and compared as a text, not as any objects)
+            chosen: list[Any] = ans
+            answered: str = chosen[0]
             if answered == "pass":
                 if ctx.log is not None:
                     ctx.say(f"Player {seat + 1}: {E.text_of(ctx, phase.pass_label)}")
                 return
             if answered == plan.PLAN_ANSWER and phase.plan is not None:
-                plan.answer(ctx, ans[1], phase.plan)
+                plan.answer(ctx, chosen[1], phase.plan)
                 return
             used = st["used"]
             done = int(used.get("phase|count", 0)) + 1
@@ -832,10 +837,10 @@ def _menu(index: int) -> Instr:
             if phase.plan is not None or phase.max_actions is None or done < phase.max_actions:
                 _stay(ctx)  # come back to the menu after the action (a plan's, always)
             if answered == "act":
-                act = prog.actions[ans[1]]
+                act = prog.actions[chosen[1]]
                 local: dict[str, Any] = {"you": you, "this": None}
                 if act.for_var is not None:
-                    local[act.for_var] = ans[2]
+                    local[act.for_var] = chosen[2]
                 if act.cost:
                     saved = ctx.loc
                     ctx.loc = local
@@ -847,10 +852,10 @@ def _menu(index: int) -> Instr:
                 if key:
                     used[key] = int(used.get(key, 0)) + 1
                 if ctx.log is not None:
-                    _log_action(ctx, act, local, ans[2], seat)
+                    _log_action(ctx, act, local, chosen[2], seat)
                 E.push(ctx, act.routine, local)
             else:
-                _use_ability(ctx, ans[1], ans[2], seat)
+                _use_ability(ctx, chosen[1], chosen[2], seat)
             return
         done = int(st["used"].get("phase|count", 0))
         used_up = phase.max_actions is not None and done >= phase.max_actions
@@ -1298,8 +1303,11 @@ def _draw(count: ExprFn, src: ExprFn, dst: ExprFn, reshuffle: ExprFn | None) -> 
 def _move(
     what: ExprFn, dst: ExprFn, position: str | None, event: str, facedown: bool = False
 ) -> Instr:
+    # a place named by a local (move X to space): read in place, not through a call
+    dst_local = dst.name if isinstance(dst, E.LocalValue) else None
+
     def move(ctx: Ctx) -> None:
-        dest = dst(ctx)
+        dest = dst(ctx) if dst_local is None else ctx.loc.get(dst_local)
         if ids.is_player(dest):
             raise RuleError("move ... to a zone or a space, not to a player")
         if dest is None:
