@@ -335,7 +335,7 @@ def test_many_moves_between_two_questions_forget_what_was_remembered() -> None:
     ctx = game._ctx()
     assert ctx.moved == [] and ctx.kept is not None  # caught up at the last question
     mark = game.state["zones"]["s:a1"][0]
-    for i in range(E.MAX_MOVED_NOTED // 2):
+    for i in range(incremental.MAX_MOVED_NOTED // 2):
         E.move_comp(ctx, mark, "s:a3" if i % 2 == 0 else "s:a1")
         assert ctx.moved is not None and len(ctx.moved) == 2 * (i + 1)
     E.move_comp(ctx, mark, "s:c3")

@@ -26,7 +26,7 @@ from rulecraft.errors import ZONE_FULL as ZONE_FULL
 from rulecraft.errors import IllegalChoice as IllegalChoice
 from rulecraft.errors import RuleError as RuleError
 from rulecraft.rng import Rng, randbelow, shuffled
-from rulecraft.runtime import ids
+from rulecraft.runtime import ids, incremental
 from rulecraft.runtime.ids import (
     DEFINITION_HEAD,
     NAME_MARK,
@@ -54,10 +54,6 @@ from rulecraft.runtime.state import (
 from rulecraft.runtime.values import as_int
 
 MAX_STEPS_PER_DECISION: Final = 200_000
-#: The most piles :attr:`Ctx.moved` notes before what is remembered of them is forgotten
-#: (worked out afresh when next asked): a game that moves many cards between two questions
-#: does not keep a list of them without end.
-MAX_MOVED_NOTED: Final = 1024
 T = TypeVar("T")
 
 
@@ -123,7 +119,7 @@ class Ctx:
     #: (``None`` while nothing is remembered): :func:`move_comp`, :func:`shuffle_zone` and
     #: a change of a piece's owner note them.  A list, not a set: a pile noted twice is
     #: looked at twice, which changes nothing, and a list is the cheaper to note and walk
-    #: (past :data:`MAX_MOVED_NOTED` piles, what is remembered is forgotten instead).
+    #: (past :data:`incremental.MAX_MOVED_NOTED` piles, what is remembered is forgotten).
     moved: list[str] | None
     #: By (seat, n), as ``seat * 257 + n``: a mask of the seat's spaces (``owned``)
     #: known to hold no line of ``n`` (:func:`map.in_a_row`): while the seat only gains
@@ -795,12 +791,9 @@ def move_comp(ctx: Ctx, cid: str, dest: str, position: str | None = None) -> Non
     comp = comp_state(ctx, cid)
     src = comp["z"]
     zones = st["zones"]
-    moved = ctx.moved
-    if moved is not None:  # some menu's options are kept up to date (incremental.py)
-        moved.append(src)
-        moved.append(dest)
-        if len(moved) > MAX_MOVED_NOTED:  # nobody asked for long: start afresh instead
-            ctx.kept = ctx.owned = ctx.rows = ctx.moved = None
+    if ctx.moved is not None:  # some menu's options are kept up to date (incremental.py)
+        incremental.noted(ctx, src)
+        incremental.noted(ctx, dest)
     left_pile = zones.get(src)
     if left_pile is not None:
         # A card leaves the top of its pile most often (a draw: the end of the list), which
@@ -851,8 +844,7 @@ def move_comp(ctx: Ctx, cid: str, dest: str, position: str | None = None) -> Non
 def shuffle_zone(ctx: Ctx, key: str) -> None:
     st = ctx.st
     items = st["zones"].get(key, [])
-    if ctx.moved is not None:
-        ctx.moved.append(key)
+    incremental.noted(ctx, key)
     rng = Rng(st["rng"][0], st["rng"][1])
     out, rng = shuffled(rng, items)
     st["zones"][key] = out

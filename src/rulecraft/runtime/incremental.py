@@ -21,7 +21,7 @@ lists them, so the options, and every game, are the same as when listed from scr
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Final
 
 from rulecraft.runtime.program import KeptSpaces, MapSpec
 
@@ -186,9 +186,31 @@ def redealt(ctx: Ctx) -> None:
     """Forget what depends on which card lies where: cards were swapped in their piles
     (a determinization), no pile was added or taken away, so which piles may hold cards
     with abilities (:attr:`Ctx.ability_piles`) is still known."""
+    forget_piles(ctx)
+    ctx.activity = None
+    ctx.instances = None
+
+
+#: The most piles :attr:`Ctx.moved` notes before what is remembered of them is forgotten
+#: (worked out afresh when next asked): a game that moves many cards between two questions
+#: does not keep a list of them without end.
+MAX_MOVED_NOTED: Final = 1024
+
+
+def noted(ctx: Ctx, pile: str) -> None:
+    """Pile ``pile`` changed (a card left or entered it, it was shuffled, a card in it
+    changed owner): noted for the next catch-up while anything is remembered; past
+    :data:`MAX_MOVED_NOTED` piles with nobody asking, what is remembered is forgotten."""
+    moved = ctx.moved
+    if moved is not None:
+        moved.append(pile)
+        if len(moved) > MAX_MOVED_NOTED:
+            forget_piles(ctx)
+
+
+def forget_piles(ctx: Ctx) -> None:
+    """Forget the spaces kept, the seats' spaces and rows, and the piles noted."""
     ctx.kept = None
     ctx.owned = None
     ctx.moved = None
     ctx.rows = None
-    ctx.activity = None
-    ctx.instances = None

@@ -1558,8 +1558,7 @@ def _set_field(obj: ExprFn, field: str, value: ExprFn) -> Instr:
                 E.res_set(ctx, o, field, int(v))
             elif field == "owner":
                 comp["o"] = None if v is None else E.seat_of(v)
-                if ctx.moved is not None:  # its pile's owners changed (incremental.py)
-                    ctx.moved.append(comp["z"])
+                incremental.noted(ctx, comp["z"])  # its pile's owners changed
                 E.touched(ctx, o)
             else:
                 comp["p"] = {**comp["p"], field: v}  # (replaced, never changed in place)
