@@ -169,16 +169,18 @@ def test_a_plan_reset_puts_the_spaces_back(tmp_path: Path) -> None:
 
 
 def test_a_plan_reset_leaves_the_context_reading_the_restored_cards(tmp_path: Path) -> None:
-    """The context reads cards through ``Ctx.comps``, the state's own table: a plan's reset
-    refills that table in place (it once put a new one in the state, and the rules went
-    on reading the cards of before the reset: Knight Moves' record hashes changed)."""
+    """The context reads cards through ``Ctx.comps`` and piles through ``Ctx.zones``, the
+    state's own tables: a plan's reset refills them in place (it once put a new cards'
+    table in the state, and the rules went on reading the cards of before the reset:
+    Knight Moves' record hashes changed)."""
     game = planned_tic_tac_toe(tmp_path)
     game.choose("act:place:a1")
     (mark,) = game.state["zones"]["s:a1"]
     game.choose("plan:reset")
     ctx = game._ctx()
-    assert ctx.comps is game.state["comps"]
+    assert ctx.comps is game.state["comps"] and ctx.zones is game.state["zones"]
     assert get_field(ctx, mark, "zone") == "z:supply@0" and not game.state["zones"]["s:a1"]
+    assert not ctx.zones["s:a1"] and mark in ctx.zones["z:supply@0"]
 
 
 def kept(name: str, text: str) -> KeptSpaces | None:

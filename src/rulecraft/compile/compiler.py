@@ -51,7 +51,7 @@ from rulecraft.compile.expressions import (
     text_value,
 )
 from rulecraft.compile.fields import FieldRead
-from rulecraft.compile.flow import TURN_ORDERS, compile_end, compile_flow
+from rulecraft.compile.flow import TURN_ORDERS, compile_end, compile_flow, counted_scopes
 from rulecraft.compile.names import names_of
 from rulecraft.compile.routines import (
     compile_actions,
@@ -136,6 +136,9 @@ class Compiler:
         #: The events some trigger answers, once every trigger is compiled: the flow's
         #: instructions know whether to emit theirs (compile_flow comes after the rules).
         self.listened: frozenset[str] = frozenset()
+        #: The scopes (``turn``, ``round``, ``phase``) whose uses some rule counts
+        #: (:func:`compile.flow.counted_scopes`): only their starts forget counted uses.
+        self.counted: frozenset[str] = frozenset()
         self.flags_tested: list[tuple[str, Span]] = []
         self.used_names: set[str] = set()
         self.goto_targets: list[tuple[int, Span, str]] = []
@@ -190,6 +193,7 @@ class Compiler:
         components.add_rules(*compile_rules(self))
         fill_effects(self)
         self.listened = frozenset(components.triggers)
+        self.counted = counted_scopes(actions, components.abilities)
         main, flow, phases = compile_flow(self)
         end_conditions = compile_end(self)
         evaluation, score, test_pool = self._manifest_expressions()

@@ -403,7 +403,7 @@ def _where(c: Compiler, e: ast.Where, scope: Scope) -> ExprFn:
 
 def _spaces_where_empty(keys: tuple[str, ...], want: bool) -> ExprFn:
     def spaces_where_empty(ctx: E.Ctx) -> list[Any]:
-        zones = ctx.st["zones"]
+        zones = ctx.zones
         return [k for k in keys if (not zones.get(k)) == want]
 
     return spaces_where_empty

@@ -29,7 +29,14 @@ from rulecraft.runtime.instructions import (
     _turn_end,
     _turn_start,
 )
-from rulecraft.runtime.program import EndSpec, ExprFn, PhaseSpec, PlanSpec
+from rulecraft.runtime.program import (
+    AbilitySpec,
+    ActionSpec,
+    EndSpec,
+    ExprFn,
+    PhaseSpec,
+    PlanSpec,
+)
 
 if TYPE_CHECKING:
     from rulecraft.compile.compiler import Compiler
@@ -54,6 +61,27 @@ class _Stage:
     leader: ExprFn | None = None
     after: int | None = None
     staged: bool = False
+
+
+def counted_scopes(
+    actions: dict[str, ActionSpec], abilities: dict[str, list[AbilitySpec]]
+) -> frozenset[str]:
+    """The scopes (``"turn"``, ``"round"``, ``"phase"``) whose uses some rule counts, but a
+    phase's count of actions: an action or ability limited ``once per`` it, and for a turn
+    or a phase any ability (each ability's uses are counted per turn, and that one was
+    used per phase); :func:`compile_flow` adds ``"phase"`` for a phase of distinct actions
+    (each action's use is noted per phase).  A scope's start forgets the uses counted in
+    it only when it is one of them: what the compiler knows, not asked at each turn.
+
+    >>> counted_scopes({}, {})
+    frozenset()
+    """
+    listed = [ab for group in abilities.values() for ab in group]
+    limits = {act.limit for act in actions.values()} | {ab.limit for ab in listed}
+    out = {scope for scope in ("turn", "round", "phase") if scope in limits}
+    if listed:
+        out |= {"turn", "phase"}
+    return frozenset(out)
 
 
 # ---------------------------------------------------------------------------- phases
@@ -165,6 +193,9 @@ def compile_flow(c: Compiler) -> tuple[int, dict[str, Any], tuple[PhaseSpec, ...
     scope = Scope({"you"})
     stages = stage_sources(c, flow, scope)
     phases = [phase_spec(c, ph, path, scope) for stage in stages for path, ph in stage.phases]
+    if any(phase.distinct for phase in phases):
+        c.counted = c.counted | {"phase"}  # (see counted_scopes)
+    counted = c.counted
     setup = c._manifest_block(c.m.get("setup"), ("setup",), "setup", scope)
     round_start = c._manifest_block(
         flow.get("round_start"), ("flow", "round_start"), "round_start", scope
@@ -190,7 +221,7 @@ def compile_flow(c: Compiler) -> tuple[int, dict[str, Any], tuple[PhaseSpec, ...
         code.add(_call_routine(setup), c.mspan("setup"))
     code.add(_announce_start, Span(c.mfile, 1, 1))
     labels["round"] = code.here
-    code.add(_round_start(round_start, c.listened), c.mspan("flow"))
+    code.add(_round_start(round_start, c.listened, counted), c.mspan("flow"))
     first_phase = 0
     for k, stage in enumerate(stages):
         emit_stage(c, code, k, stage, phases, first_phase, order, labels)
@@ -239,12 +270,12 @@ def emit_stage(
     if stage.staged:
         code.add(_circuit_start(stage.repeat, stage.leader, exit_target), span)
     stage_labels["turn"] = code.here
-    code.add(_turn_start(c.listened), span)
+    code.add(_turn_start(c.listened, c.counted), span)
     starts: list[int] = []
     for j, (path, _ph) in enumerate(stage.phases):
         i = first_phase + j
         starts.append(code.here)
-        code.add(_phase_start(i, phases[i].body, c.listened), c.mspan(*path))
+        code.add(_phase_start(i, phases[i].body, c.listened, c.counted), c.mspan(*path))
         if phases[i].actions:
             code.add(_menu(i), c.mspan(*path, "actions"))
     turn_end = code.here

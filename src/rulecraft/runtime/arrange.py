@@ -451,7 +451,7 @@ def _start_phase(ctx: Ctx, active: int | None, phase: str | None) -> None:
 def _put(ctx: Ctx, key: str, fill: ZoneFill) -> None:
     if fill.others_to is not None:
         away = _zone_key(ctx, fill.others_to, None)
-        for cid in list(ctx.st["zones"].get(key, ())):
+        for cid in list(ctx.zones.get(key, ())):
             if cid not in fill.cards:
                 E.move_comp(ctx, cid, away)
     for cid in fill.cards:

@@ -97,7 +97,7 @@ def comp_field(ctx: Ctx, cid: str, field: str) -> Any:
     if field == "name":
         return comp_name(ctx, cid)
     if field == "position":
-        pile = ctx.st["zones"].get(comp["z"], [])
+        pile = ctx.zones.get(comp["z"], [])
         return pile.index(cid) if cid in pile else -1
     if field == "used":
         return _comp_used(ctx, cid)
@@ -159,9 +159,9 @@ def was_used(ctx: Ctx, obj: Any) -> Any:
 def space_field(ctx: Ctx, key: str, field: str) -> Any:
     # (the commonest fields first: what moving pieces asks of every space it weighs)
     if field in ("pieces", "cards"):
-        return list(ctx.st["zones"].get(key, ()))
+        return list(ctx.zones.get(key, ()))
     if field == "empty":
-        return not ctx.st["zones"].get(key)
+        return not ctx.zones.get(key)
     mp = spatial.current_map(ctx)  # with map tiles, where this game placed them
     if field == "cost":  # (what moving pieces weighs most: kept by the space's pile)
         cost = mp.key_costs.get(key)
@@ -188,7 +188,7 @@ def space_field(ctx: Ctx, key: str, field: str) -> Any:
 
 
 def zone_field(ctx: Ctx, key: str, field: str) -> Any:
-    pile = ctx.st["zones"].get(key, [])
+    pile = ctx.zones.get(key, [])
     if field in ("count", "size"):
         return len(pile)
     if field == "top":
@@ -407,7 +407,7 @@ def is_empty(ctx: Ctx, value: Any) -> bool:
     [False, True, True, False]
     """
     if ids.is_place(value):
-        return not ctx.st["zones"].get(value)
+        return not ctx.zones.get(value)
     return not as_list(ctx, value)
 
 

@@ -92,6 +92,7 @@ class Ctx:
         "st",
         "stops",
         "viewer",
+        "zones",
     )
 
     prog: Program
@@ -144,6 +145,9 @@ class Ctx:
     #: read by every field and flag a rule asks of a card without a dictionary read for
     #: the table first.
     comps: dict[str, ComponentState]
+    #: The state's piles (``st["zones"]``, which nothing replaces either: a pile is
+    #: replaced or changed in place, the table never), for the same reason.
+    zones: dict[str, list[str]]
     #: How many times :func:`ask` or :func:`finish` stopped the rules through this
     #: context: the run loop compares it around each instruction instead of reading the
     #: state's ``pending`` and ``result`` (two dictionary reads a step).  Nothing else
@@ -175,6 +179,7 @@ class Ctx:
         self.activity = None
         self.instances = None
         self.comps = st["comps"]
+        self.zones = st["zones"]
         self.stops = 0
 
     def say(self, text: str, audience: int = -1) -> None:
@@ -755,13 +760,13 @@ def as_list(ctx: Ctx, value: Any) -> list[Any]:
             and first[0] == ZONE_HEAD
         ):
             # a list of zones (opponents.board): their contents, one after the other
-            zones = ctx.st["zones"]
+            zones = ctx.zones
             return [c for key in value for c in zones.get(key, ())]
         return value
     if type(value) is str and len(value) > 1 and value[NAME_MARK_AT] == NAME_MARK:
         head = value[0]
         if head in (ZONE_HEAD, SPACE_HEAD):
-            return list(ctx.st["zones"].get(value, ()))
+            return list(ctx.zones.get(value, ()))
         if head == DEFINITION_HEAD:
             return list(ctx.by_def.get(ids.def_name(value), ()))
     if value is None:
@@ -776,7 +781,7 @@ def walked(ctx: Ctx, value: Any) -> list[Any]:
     if type(value) is str and len(value) > 1 and value[NAME_MARK_AT] == NAME_MARK:
         head = value[0]
         if head in (ZONE_HEAD, SPACE_HEAD):
-            pile = ctx.st["zones"].get(value)
+            pile = ctx.zones.get(value)
             return pile if pile is not None else []
         if head == DEFINITION_HEAD:
             copies = ctx.by_def.get(ids.def_name(value))
@@ -787,10 +792,9 @@ def walked(ctx: Ctx, value: Any) -> list[Any]:
 # ---------------------------------------------------------------------------- zones
 def move_comp(ctx: Ctx, cid: str, dest: str, position: str | None = None) -> None:
     """Move a component to a zone or space (top = end of the list)."""
-    st = ctx.st
     comp = comp_state(ctx, cid)
     src = comp["z"]
-    zones = st["zones"]
+    zones = ctx.zones
     if ctx.moved is not None:  # some menu's options are kept up to date (incremental.py)
         incremental.noted(ctx, src)
         incremental.noted(ctx, dest)
@@ -843,11 +847,11 @@ def move_comp(ctx: Ctx, cid: str, dest: str, position: str | None = None) -> Non
 
 def shuffle_zone(ctx: Ctx, key: str) -> None:
     st = ctx.st
-    items = st["zones"].get(key, [])
+    items = ctx.zones.get(key, [])
     incremental.noted(ctx, key)
     rng = Rng(st["rng"][0], st["rng"][1])
     out, rng = shuffled(rng, items)
-    st["zones"][key] = out
+    ctx.zones[key] = out
     for cid in out:  # whoever looked at a card loses track of it in a shuffled pile
         st["comps"][cid].pop("seen", None)
     st["rng"] = [rng.seed, rng.counter]

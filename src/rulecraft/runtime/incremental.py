@@ -66,7 +66,7 @@ def _up_to_date(ctx: Ctx) -> None:
 
 def _scan(ctx: Ctx, kept: KeptSpaces) -> int:
     """Every space tested: the bit mask of those kept."""
-    zones = ctx.st["zones"]
+    zones = ctx.zones
     test = kept.test
     empty_only = kept.empty_only
     mask = 0
@@ -86,7 +86,7 @@ def owned_spaces(ctx: Ctx, mp: MapSpec) -> list[int]:
     owned = ctx.owned
     if owned is None:
         owned = ctx.owned = [0] * int(ctx.st["players"])
-        zones = ctx.st["zones"]
+        zones = ctx.zones
         comps = ctx.comps
         bit = 1
         for key, _ in mp.zone_keys:  # (every bit starts clear: only the pieces set one)
@@ -109,7 +109,7 @@ def _own(ctx: Ctx, owned: list[int], key: str, i: int) -> None:
         was: int = owned[seat]
         if was & bit:
             owned[seat] = was & keep
-    pile = ctx.st["zones"].get(key)
+    pile = ctx.zones.get(key)
     if pile:
         comps = ctx.comps
         for cid in pile:
@@ -126,7 +126,7 @@ def _catch_up(ctx: Ctx) -> None:
     assert moved is not None  # set whenever anything is remembered
     masks = ctx.kept
     if masks is not None:
-        zones = ctx.st["zones"]
+        zones = ctx.zones
         for kept, was in masks.items():
             watchers = kept.watchers
             test = kept.test

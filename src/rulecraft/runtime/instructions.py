@@ -290,10 +290,12 @@ def _set_start_player(value: ExprFn) -> Instr:
     return set_start_player
 
 
-def _round_start(body: int | None, listened: frozenset[str]) -> Instr:
+def _round_start(body: int | None, listened: frozenset[str], counted: frozenset[str]) -> Instr:
     """A round begins (``listened``: the events some trigger answers, known when the flow
-    is compiled: no dictionary read at each round to learn it)."""
+    is compiled: no dictionary read at each round to learn it; ``counted``: the scopes
+    whose uses some rule counts, :func:`rulecraft.compile.flow.counted_scopes`)."""
     emits = "round_start" in listened
+    clears = "round" in counted
 
     def round_start(ctx: Ctx) -> None:
         st = ctx.st
@@ -301,7 +303,7 @@ def _round_start(body: int | None, listened: frozenset[str]) -> Instr:
         st["active"] = st["start"]
         ctx.loc["you"] = E.player(st["start"])
         ctx.loc["_left"] = st["players"]
-        if _counts_uses(ctx.prog, "round|"):
+        if clears:
             _clear_used(st, "round|")
         if body is not None:
             E.push(ctx, body, {"you": E.player(st["start"]), "this": None})
@@ -309,27 +311,6 @@ def _round_start(body: int | None, listened: frozenset[str]) -> Instr:
             E.emit(ctx, "round_start", [st["round"]])
 
     return round_start
-
-
-def _counts_uses(prog: Program, prefix: str) -> bool:
-    """Does any rule of ``prog`` count uses in ``prefix``'s scope (``"turn|"``,
-    ``"round|"``, ``"phase|"``) but a phase's count of actions: an action or ability
-    limited ``once per`` it, or, for a turn or a phase, any ability (each ability's uses
-    are counted per turn, and that one was used per phase), or, for a phase, a phase of
-    distinct actions (each action's use is noted per phase)?  Worked out once per
-    program."""
-    known = prog.used_scopes.get(prefix)
-    if known is None:
-        scope = prefix[:-1]
-        abilities = [ab for listed in prog.abilities.values() for ab in listed]
-        known = (
-            any(act.limit == scope for act in prog.actions.values())
-            or any(ab.limit == scope for ab in abilities)
-            or (scope in ("turn", "phase") and bool(abilities))
-            or (scope == "phase" and any(phase.distinct for phase in prog.phases))
-        )
-        prog.used_scopes[prefix] = known
-    return known
 
 
 def _clear_used(st: State, prefix: str) -> None:
@@ -350,9 +331,10 @@ def _clear_used(st: State, prefix: str) -> None:
             del used[key]
 
 
-def _turn_start(listened: frozenset[str]) -> Instr:
-    """A turn begins (``listened``: as :func:`_round_start`)."""
+def _turn_start(listened: frozenset[str], counted: frozenset[str]) -> Instr:
+    """A turn begins (``listened``, ``counted``: as :func:`_round_start`)."""
     emits = "turn_start" in listened
+    clears = "turn" in counted
 
     def turn_start(ctx: Ctx) -> None:
         st = ctx.st
@@ -360,7 +342,7 @@ def _turn_start(listened: frozenset[str]) -> Instr:
         st["phase"] = -1
         you = E.player(st["active"])
         ctx.loc["you"] = you
-        if _counts_uses(ctx.prog, "turn|"):
+        if clears:
             _clear_used(st, "turn|")
         if emits:
             E.emit(ctx, "turn_start", [you])
@@ -368,10 +350,13 @@ def _turn_start(listened: frozenset[str]) -> Instr:
     return turn_start
 
 
-def _phase_start(index: int, body: int | None, listened: frozenset[str]) -> Instr:
-    """Phase ``index`` begins, the previous one ending (``listened``: as
+def _phase_start(
+    index: int, body: int | None, listened: frozenset[str], counted: frozenset[str]
+) -> Instr:
+    """Phase ``index`` begins, the previous one ending (``listened``, ``counted``: as
     :func:`_round_start`)."""
     emits_start = "phase_start" in listened
+    clears = "phase" in counted
     emits_end = "phase_end" in listened
 
     def phase_start(ctx: Ctx) -> None:
@@ -380,7 +365,7 @@ def _phase_start(index: int, body: int | None, listened: frozenset[str]) -> Inst
         if previous >= 0:
             _expire(ctx, "phase_end")
         st["phase"] = index
-        if _counts_uses(ctx.prog, "phase|"):
+        if clears:
             _clear_used(st, "phase|")
         else:  # (only the phase's count of actions: one key, no walk over the rest)
             used = st["used"]
@@ -715,7 +700,7 @@ def _ability_piles(ctx: Ctx, seat: int) -> list[tuple[str, str]]:
     shared one, or a space, where some kind uses abilities), in the state's order of piles,
     each with its zone's name (``"map"`` for a space).  Worked out once per context and
     seat (:attr:`Ctx.ability_piles`), again only when a pile was added since."""
-    zones = ctx.st["zones"]
+    zones = ctx.zones
     known = ctx.ability_piles
     if known is None:
         known = ctx.ability_piles = {}
@@ -768,7 +753,7 @@ def _ability_options(ctx: Ctx, seat: int, held: dict[str, Any] | None = None) ->
     used = st["used"]
     you = E.player(seat)
     comps = ctx.comps
-    zones = st["zones"]
+    zones = ctx.zones
     # One dict of locals for every card's conditions (the caller puts ctx.loc back):
     # nothing keeps it, and a condition reads nothing but this and you.
     local: dict[str, Any] = {"you": you, "this": None}
@@ -994,7 +979,7 @@ def _value_id(ctx: Ctx, value: Any, seat: int | None) -> str:
             and not E.visible_to(ctx, value, seat)
         ):
             comp = ctx.comps[value]
-            pile = ctx.st["zones"].get(comp["z"], [])
+            pile = ctx.zones.get(comp["z"], [])
             return ids.position_id(comp["z"], pile.index(value))
         return value
     if isinstance(value, dict):
@@ -1005,7 +990,7 @@ def _value_id(ctx: Ctx, value: Any, seat: int | None) -> str:
 def _value_label(ctx: Ctx, value: Any, seat: int | None) -> str:
     if E.is_comp(value) and seat is not None and not E.visible_to(ctx, value, seat):
         comp = ctx.comps[value]
-        pile = ctx.st["zones"].get(comp["z"], [])
+        pile = ctx.zones.get(comp["z"], [])
         where = f"hidden card {pile.index(value) + 1} in {E.text_of(ctx, comp['z'])}"
         public = E.public_props(ctx, value)
         if public:
@@ -1255,18 +1240,17 @@ def _resource(
 
 def _draw(count: ExprFn, src: ExprFn, dst: ExprFn, reshuffle: ExprFn | None) -> Instr:
     def draw(ctx: Ctx) -> None:
-        st = ctx.st
         happened: list[tuple[str, list[Any]]] = []
         n = _amount(count(ctx), "draw")
         source = src(ctx)
         dest = dst(ctx)
         seat = E.zone_owner(dest) if isinstance(dest, str) else None
         for _ in range(n):
-            pile = st["zones"].get(source, [])
+            pile = ctx.zones.get(source, [])
             if not pile and reshuffle is not None:
                 refill = reshuffle(ctx)
-                if st["zones"].get(refill):
-                    for cid in list(st["zones"][refill]):
+                if ctx.zones.get(refill):
+                    for cid in list(ctx.zones[refill]):
                         E.move_comp(ctx, cid, source)
                     E.shuffle_zone(ctx, source)
                     if ctx.log is not None:
@@ -1274,7 +1258,7 @@ def _draw(count: ExprFn, src: ExprFn, dst: ExprFn, reshuffle: ExprFn | None) -> 
                             f"{E.text_of(ctx, refill)} is shuffled into {E.text_of(ctx, source)}"
                         )
                     happened.append(("reshuffled", [source]))
-                    pile = st["zones"].get(source, [])
+                    pile = ctx.zones.get(source, [])
             if not pile:
                 happened.append(("exhausted", [source]))
                 break
@@ -1316,8 +1300,9 @@ def _move(
         # (the place's name is worked out once; "{" became "(" when lines were templates)
         to_dest = " -> " + E.text_of(ctx, dest).replace("{", "(") if ctx.log is not None else ""
         value = what(ctx)
-        if ids.is_component(value) and not ids.is_def(value):
-            # one card, the usual move: no list of cards, none of what happened
+        if isinstance(value, str) and value in ctx.comps:
+            # one card, the usual move: no list of cards, none of what happened (a card's
+            # id, by one lookup: no other id is a key there)
             src = _move_card(ctx, value, dest, position, facedown, to_dest)
             if listened:
                 E.emit(ctx, event, [value, src, dest] if event == "moved" else [value])

@@ -434,7 +434,7 @@ def in_a_row(ctx: Ctx, a: list[Any]) -> bool:
         if n > MAX_MASKED_SPACES:
             return False  # longer than the map has spaces (and than _has_line's keys tell)
         return _has_line(ctx, mp, seat, n, mask)
-    zones = ctx.st["zones"]
+    zones = ctx.zones
     comps = ctx.comps
     mask = 0
     bit = 1
@@ -550,7 +550,7 @@ def lines_of(mp: MapSpec, n: int) -> tuple[int, ...]:
 
 def _in_a_row_walking(ctx: Ctx, mp: MapSpec, seat: int, n: int) -> bool:
     """:func:`in_a_row` on a big map: from each of the player's spaces that starts a line."""
-    zones = ctx.st["zones"]
+    zones = ctx.zones
     comps = ctx.comps
     owned: set[tuple[int, int]] = set()
     for key, xy in mp.zone_keys:
@@ -695,7 +695,7 @@ def line_of_sight(ctx: Ctx, a: list[Any]) -> bool:
     x, y = space_of(ctx, a[0]), space_of(ctx, a[1])
     if x is None or y is None:
         return False
-    zones = ctx.st["zones"]
+    zones = ctx.zones
     comps = ctx.comps
     for sid in _line(mp, x, y):
         if mp.terrain.get(sid) in mp.blocks_sight:

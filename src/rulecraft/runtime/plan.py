@@ -107,5 +107,10 @@ def _restore(st: State, snapshot: State) -> None:
             comps = st["comps"]
             comps.clear()
             comps.update(fresh["comps"])
+        elif key == "zones":
+            # And this one (Ctx.zones).
+            zones = st["zones"]
+            zones.clear()
+            zones.update(fresh["zones"])
         else:
             target[key] = value

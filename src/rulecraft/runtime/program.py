@@ -467,10 +467,6 @@ class Program:
     #: start with (``builtins.was_used``, which a condition may ask of every card a menu
     #: weighs; made once per card, not joined at each question).
     used_prefixes: dict[str, str] = field(default_factory=dict, compare=False, repr=False)
-    #: Scope prefix of the keys of ``used`` (``"turn|"``, ``"round|"``) -> whether any rule
-    #: of the program counts uses in that scope (``instructions._clear_used``: a turn's
-    #: start forgets none where nothing counts them; worked out at first need).
-    used_scopes: dict[str, bool] = field(default_factory=dict, compare=False, repr=False)
     #: Component id -> its definition, learned as components are met
     #: (:func:`rulecraft.runtime.engine.definition_of`): a component's definition never
     #: changes (a re-deal moves records, each taking its new card's own definition), so

@@ -50,19 +50,27 @@ def deep_copy(value: Any) -> Any:
 
 # Typed apart from deep_copy: compiled (make compiled), a dict's or list's own loop and an
 # identity test of the type, not an iterator over any object and a tuple of types a value.
+# Each starts as a copy of the whole (the dict's keys copied at once, presized: no insert
+# and no resize per key) and replaces only what holds more, usually nothing.
 def _copy_dict(value: dict[str, Any]) -> dict[str, Any]:
-    out: dict[str, Any] = {}
+    out = value.copy()
     for k, v in value.items():
         t = type(v)
-        out[k] = _copy_dict(v) if t is dict else _copy_list(v) if t is list else v
+        if t is dict:
+            out[k] = _copy_dict(v)
+        elif t is list:
+            out[k] = _copy_list(v)
     return out
 
 
 def _copy_list(value: list[Any]) -> list[Any]:
-    out: list[Any] = []
-    for v in value:
+    out = value.copy()
+    for i, v in enumerate(value):
         t = type(v)
-        out.append(_copy_dict(v) if t is dict else _copy_list(v) if t is list else v)
+        if t is dict:
+            out[i] = _copy_dict(v)
+        elif t is list:
+            out[i] = _copy_list(v)
     return out
 
 
@@ -78,8 +86,18 @@ def clone_state(st: State) -> State:
     out["pflags"] = [list(f) for f in st["pflags"]]
     out["gvars"] = deep_copy(st["gvars"])
     out["gflags"] = list(st["gflags"])
-    out["zones"] = {k: list(v) for k, v in st["zones"].items()}
-    out["comps"] = {cid: c.copy() for cid, c in st["comps"].items()}
+    # (each table copied whole, then its values replaced by their copies: the keys copied
+    # at once, no insert and no resize per key)
+    zones = st["zones"]
+    out_zones = zones.copy()
+    for key, pile in zones.items():
+        out_zones[key] = pile.copy()
+    out["zones"] = out_zones
+    comps = st["comps"]
+    out_comps = comps.copy()
+    for cid, comp in comps.items():
+        out_comps[cid] = comp.copy()
+    out["comps"] = out_comps
     out["stack"] = [[f[0], f[1], deep_copy(f[2])] for f in st["stack"]]
     # A pending decision and a result are never changed in place, only replaced: share them.
     out["pending"] = st["pending"]
