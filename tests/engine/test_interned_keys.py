@@ -62,3 +62,19 @@ def test_a_kept_space_of_the_compiled_rules_is_the_states_own_key() -> None:
     zones = game.state["zones"]
     state_keys = {key: key for key in zones}
     assert all(state_keys[space] is space for space in kept.spaces)
+
+
+@pytest.mark.parametrize("name", bundled_names())
+def test_a_piles_zone_is_what_its_key_says_asked_once_or_again(name: str) -> None:
+    """``engine.pile_zone`` (what a move asks of the piles it leaves and enters) keeps each
+    key's answer in the program: the zone its key names, or none for a space, asked the
+    first time and again."""
+    from rulecraft.runtime import engine as E
+
+    game = rulecraft.load(name).new_game(seed=5)
+    prog = game.program
+    for _ in range(2):
+        for key in game.state["zones"]:
+            expected = prog.zones.get(ids.zone_name(key)) if ids.is_zone(key) else None
+            assert E.pile_zone(prog, key) is expected, key
+    assert set(game.state["zones"]) <= set(prog.pile_zones)

@@ -42,6 +42,7 @@ from rulecraft.runtime.program import (
     Program,
     Routine,
     TriggerSpec,
+    ZoneSpec,
 )
 from rulecraft.runtime.state import (
     STATE_VERSION,
@@ -695,6 +696,16 @@ def _decided_alone(ctx: Ctx, owner: str) -> bool:
     return all("traits" not in comps[cid]["p"] for cid in ctx.by_def.get(owner, ()))
 
 
+def clone_context(ctx: Ctx) -> Ctx:
+    """A context over a copy of ``ctx``'s state (:func:`state.clone_state`), with no log,
+    remembering what ``ctx`` remembers (:func:`incremental.carry`): what
+    :meth:`Game.clone <rulecraft.runtime.game.Game.clone>` makes, in one compiled call."""
+    copy = Ctx(ctx.prog, clone_state(ctx.st), ctx.lang, None, ctx.by_def)
+    if incremental.remembers(ctx):
+        incremental.carry(ctx, copy)  # what is remembered holds for the copy
+    return copy
+
+
 def instances_by_def(st: State) -> dict[str, list[str]]:
     """Component ids grouped by definition (components are never created at run time)."""
     out: dict[str, list[str]] = {}
@@ -811,13 +822,8 @@ def move_comp(ctx: Ctx, cid: str, dest: str, position: str | None = None) -> Non
             except ValueError:  # not in its pile (an arranged position may say so)
                 pass
     pile = zones.setdefault(dest, [])
-    to_zone = (
-        type(dest) is str
-        and len(dest) > 1
-        and dest[NAME_MARK_AT] == NAME_MARK
-        and dest[0] == ZONE_HEAD
-    )
-    spec = ctx.prog.zones.get(zone_name(dest)) if to_zone else None
+    prog = ctx.prog
+    spec = pile_zone(prog, dest)
     if spec is not None and spec.capacity is not None and len(pile) >= spec.capacity:
         # A full zone refuses the component: it stays where it was.
         zones[src].append(cid)
@@ -827,8 +833,8 @@ def move_comp(ctx: Ctx, cid: str, dest: str, position: str | None = None) -> Non
     else:
         pile.append(cid)
     comp["z"] = dest
-    if src != dest and len(src) > 1 and src[NAME_MARK_AT] == NAME_MARK and src[0] == ZONE_HEAD:
-        left = ctx.prog.zones.get(zone_name(src))
+    if src != dest:
+        left = pile_zone(prog, src)
         if left is not None and left.local_fields:
             props = comp["p"]
             if any(name in props for name in left.local_fields):  # (replaced: see clone_state)
@@ -843,6 +849,16 @@ def move_comp(ctx: Ctx, cid: str, dest: str, position: str | None = None) -> Non
     if "seen" in comp:
         del comp["seen"]
     touched(ctx, cid)
+
+
+def pile_zone(prog: Program, key: str) -> ZoneSpec | None:
+    """The declaration of the zone pile ``key`` is of (``None`` for a space, or a pile no
+    zone declares), worked out once per key (:attr:`Program.pile_zones`)."""
+    found = prog.pile_zones.get(key)
+    if found is None:
+        spec = prog.zones.get(zone_name(key)) if ids.is_zone(key) else None
+        found = prog.pile_zones[key] = (spec,)
+    return found[0]
 
 
 def shuffle_zone(ctx: Ctx, key: str) -> None:
@@ -1051,10 +1067,11 @@ def _take(ctx: Ctx, opt: list[Any]) -> None:
     """The pending decision answered with option ``opt``: its value left for the frame
     that asked."""
     st = ctx.st
-    frame = st["stack"][-1]
-    frame[2]["_answer"] = opt[2]
+    frame: list[Any] = st["stack"][-1]
+    loc: dict[str, Any] = frame[2]  # (typed: compiled, a dictionary's own store)
+    loc["_answer"] = opt[2]
     st["pending"] = None
-    st["decisions"] = st.get("decisions", 0) + 1
+    st["decisions"] = as_int(st.get("decisions", 0)) + 1
 
 
 def answer(ctx: Ctx, option_id: str) -> None:

@@ -299,14 +299,17 @@ def _round_start(body: int | None, listened: frozenset[str], counted: frozenset[
 
     def round_start(ctx: Ctx) -> None:
         st = ctx.st
-        st["round"] += 1
-        st["active"] = st["start"]
-        ctx.loc["you"] = E.player(st["start"])
-        ctx.loc["_left"] = st["players"]
+        st["round"] = st["round"] + 1  # (typed: a machine integer's addition, compiled)
+        start = st["start"]
+        st["active"] = start
+        you = E.player(start)
+        loc = ctx.loc
+        loc["you"] = you
+        loc["_left"] = st["players"]
         if clears:
             _clear_used(st, "round|")
         if body is not None:
-            E.push(ctx, body, {"you": E.player(st["start"]), "this": None})
+            E.push(ctx, body, {"you": you, "this": None})
         if emits:  # (no list of arguments made for nobody)
             E.emit(ctx, "round_start", [st["round"]])
 
@@ -338,7 +341,7 @@ def _turn_start(listened: frozenset[str], counted: frozenset[str]) -> Instr:
 
     def turn_start(ctx: Ctx) -> None:
         st = ctx.st
-        st["turn"] += 1
+        st["turn"] = st["turn"] + 1  # (typed: as round_start)
         st["phase"] = -1
         you = E.player(st["active"])
         ctx.loc["you"] = you
@@ -361,7 +364,7 @@ def _phase_start(
 
     def phase_start(ctx: Ctx) -> None:
         st = ctx.st
-        previous = st["phase"]
+        previous: int = st["phase"]
         if previous >= 0:
             _expire(ctx, "phase_end")
         st["phase"] = index
@@ -385,9 +388,12 @@ def _phase_start(
 
 
 def _turn_end(order: str, labels: dict[str, Any], listened: frozenset[str]) -> Instr:
-    """A turn ends: its end's triggers run, then the next seat's turn, or the round's end
+    """A turn ends: its end's triggers run, then the next seat's turn (at
+    ``labels["turn"]``, known when the turn's end is compiled), or the round's end
     (``listened``: as :func:`_round_start`)."""
     emits = "turn_end" in listened or "phase_end" in listened
+    turn_at: int = labels["turn"]
+    step = 1 if order == "clockwise" else -1
 
     def turn_end(ctx: Ctx) -> None:
         st = ctx.st
@@ -406,13 +412,15 @@ def _turn_end(order: str, labels: dict[str, Any], listened: frozenset[str]) -> I
         else:
             del loc["_ended"]
         left = loc.get("_left")
-        # (typed, not int(): compiled, int() of any value is a call of the type)
-        turns_left: int = (st["players"] if left is None else left) - 1
+        # (typed, not int(): compiled, int() of any value is a call of the type; and
+        # the seats as machine integers, not any objects added and divided)
+        players: int = st["players"]
+        turns_left: int = (players if left is None else left) - 1
         loc["_left"] = turns_left
-        step = 1 if order == "clockwise" else -1
         if turns_left > 0:
-            st["active"] = (st["active"] + step) % st["players"]
-            ctx.frame[1] = labels["turn"]
+            active: int = st["active"]
+            st["active"] = (active + step) % players
+            ctx.frame[1] = turn_at
         # else: fall through to the round's end
 
     return turn_end
@@ -823,9 +831,12 @@ def _menu(index: int) -> Instr:
                 _stay(ctx)  # come back to the menu after the action (a plan's, always)
             if answered == "act":
                 act = prog.actions[chosen[1]]
-                local: dict[str, Any] = {"you": you, "this": None}
-                if act.for_var is not None:
-                    local[act.for_var] = chosen[2]
+                for_var = act.for_var  # (the locals made at once: one dictionary built)
+                local: dict[str, Any] = (
+                    {"you": you, "this": None}
+                    if for_var is None
+                    else {"you": you, "this": None, for_var: chosen[2]}
+                )
                 if act.cost:
                     saved = ctx.loc
                     ctx.loc = local
@@ -858,7 +869,11 @@ def _menu(index: int) -> Instr:
         heading = phase.label
         # (a dictionary of texts, else a function of the context: isinstance is compiled,
         # callable() is looked up among the builtins at every decision)
-        prompt = E.text_of(ctx, heading) if isinstance(heading, dict) else heading(ctx)
+        if isinstance(heading, dict):  # (text_of's reading of a text, written out)
+            texts: dict[str, str] = heading
+            prompt = texts.get(ctx.lang) or texts.get("", "")
+        else:
+            prompt = heading(ctx)
         # (a pass's id is no action's: the options of one kept where stay distinct)
         E.ask(ctx, seat, prompt or "Your action", options, "action", distinct)
         _stay(ctx)

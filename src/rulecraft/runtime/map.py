@@ -17,7 +17,7 @@ from __future__ import annotations
 import dataclasses
 import heapq
 from collections import deque
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Final
 
 from rulecraft.rng import Rng, mix64, shuffled
 from rulecraft.runtime import ids, incremental
@@ -511,7 +511,7 @@ def lines_through(mp: MapSpec, n: int) -> tuple[tuple[int, ...], ...]:
 #: The most spaces a map may have for :func:`in_a_row` to keep its lines as bit masks
 #: (each line an integer of that many bits; beyond, the lines of a big map would cost
 #: more memory than walking them).
-MAX_MASKED_SPACES = 256
+MAX_MASKED_SPACES: Final = 256
 
 
 def _directions(mp: MapSpec) -> list[tuple[int, int]]:

@@ -457,6 +457,12 @@ class Program:
     pile_sight: dict[str, tuple[str, int | None]] = field(
         default_factory=dict, compare=False, repr=False
     )
+    #: Pile key -> its zone's declaration, or ``(None,)`` for a space or a pile no zone
+    #: declares (``engine.pile_zone``: a move asks it of the pile left and the pile
+    #: entered; learned as piles are met, one lookup instead of parsing the key).
+    pile_zones: dict[str, tuple[ZoneSpec | None]] = field(
+        default_factory=dict, compare=False, repr=False
+    )
     #: Zone name (``"map"`` for a space) -> definition -> its abilities and its kind, for
     #: the definitions whose kind uses abilities in that zone (``_ability_options`` in
     #: ``instructions``, for every card of the piles a menu looks at; learned as zones are met).
