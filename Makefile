@@ -56,14 +56,14 @@ bench-compiled: compiled
 # which stays the default and the fallback. Run anything on it with
 # PYTHONPATH=build/compiled/src (docs/architecture.md, "Speed"). `make compiled-check`
 # builds it and checks it plays the same games (the record hashes) with those modules compiled.
-# The modules are pyproject.toml's build-hook list (a test keeps the two equal): not decision,
-# game or rng, whose frozen records users copy and pickle (compiled, they could not be);
-# with them compile.expressions, the closures every rule's expressions run as, but not
+# The modules are pyproject.toml's build-hook list (a test keeps the two equal): game (the
+# Game a driver calls at each decision) but not decision or rng, whose frozen records users
+# copy and pickle (compiled, they could not be: GameRecord lives in decision for that); with them compile.expressions, the closures every rule's expressions run as, but not
 # compile.define_calls (a call of a define stays one Python frame, so an endless recursion
 # meets Python's recursion limit: RC305, not a crash); and splitmix, rng's shuffle in
 # machine integers (compiled only: run as Python, rng keeps its own loop).
 COMPILED      := build/compiled
-MYPYC_MODULES := runtime.engine runtime.instructions runtime.builtins runtime.ids \
+MYPYC_MODULES := runtime.engine runtime.game runtime.instructions runtime.builtins runtime.ids \
                  runtime.values runtime.state runtime.program runtime.map runtime.plan \
                  runtime.incremental compile.expressions splitmix
 # With them, the generated code of the expressions of AOT_RULESETS (the rulesets bench/

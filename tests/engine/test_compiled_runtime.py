@@ -29,6 +29,7 @@ ROOT = Path(__file__).resolve().parents[2]
 # The modules compiled (the Makefile's MYPYC_MODULES, pyproject's build hook's modules).
 MODULES = (
     "runtime.engine",
+    "runtime.game",
     "runtime.instructions",
     "runtime.builtins",
     "runtime.ids",
@@ -49,13 +50,15 @@ import rulecraft.runtime.engine
 from test_record_hashes import _baseline, game_fingerprint
 compiled = rulecraft.runtime.engine.__file__
 assert compiled.endswith(".so"), compiled
+import rulecraft.runtime.game
+assert rulecraft.runtime.game.__file__.endswith(".so"), rulecraft.runtime.game.__file__
 baseline = _baseline()
 for name in ("tictactoe", "radlands", "waste_knights", "waylanders"):
     ruleset = rulecraft.load(name)
     got = [game_fingerprint(ruleset, seed) for seed in range(10)]
     assert got == baseline[name][:10], name
 # The public records still copy and pickle (mypyc's frozen dataclasses do neither: the
-# modules that define them, decision, game and rng, are not compiled).
+# modules that define them, decision and rng, are not compiled; game is, its records not).
 import copy, pickle
 from rulecraft.rng import Rng
 game = rulecraft.load("tictactoe").new_game(seed=1)
@@ -144,6 +147,24 @@ def _run_hook(version: str, failing: bool, monkeypatch: pytest.MonkeyPatch) -> A
     hook.initialize(version, data)
     hook.finalize(version, data, "")
     return calls, data, app.warnings
+
+
+def test_the_game_runs_where_mypy_is_not_installed() -> None:
+    """runtime/game.py names mypyc's class decorator (``Game`` compiled may be extended by
+    Python classes); an install without mypy, whose ``mypy_extensions`` brings it, still
+    imports and plays (the decorator a no-op there)."""
+    code = (
+        "import sys; sys.modules['mypy_extensions'] = None\n"
+        "import rulecraft\n"
+        "class Mine(rulecraft.Game): pass\n"
+        "game = rulecraft.load('tictactoe').new_game(seed=1)\n"
+        "game.choose('act:place:b2')\n"
+        "print(len(game.legal_ids()))\n"
+    )
+    env = {**os.environ, "PYTHONPATH": str(ROOT / "src")}
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, env=env)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.split() == ["8"]
 
 
 def test_a_failed_compilation_gives_a_pure_wheel_and_says_why(

@@ -41,6 +41,7 @@ def test_undo_step_by_step_reaches_every_position_and_log_the_game_passed(name: 
     assert len(game.record.choices) == 0
 
 
+@pytest.mark.pure_only  # (counts the answers through a monkeypatched engine.answer)
 def test_after_the_first_undo_an_undo_replays_at_most_a_checkpoints_distance(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:

@@ -65,3 +65,27 @@ class Result:
             "reason": self.reason,
             "scores": {str(k): v for k, v in self.scores.items()},
         }
+
+
+@dataclass(frozen=True)
+class GameRecord:
+    """Enough to replay a game exactly: the ruleset, its version, seats, seed, choices
+    (:attr:`Game.record <rulecraft.runtime.game.Game.record>`; a record users copy and
+    pickle, kept here with the other records, in a module that is never compiled)."""
+
+    ruleset: str
+    version: str
+    players: int
+    seed: int
+    lang: str
+    choices: tuple[str, ...]
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "ruleset": self.ruleset,
+            "version": self.version,
+            "players": self.players,
+            "seed": self.seed,
+            "lang": self.lang,
+            "choices": list(self.choices),
+        }

@@ -15,7 +15,6 @@ from __future__ import annotations
 import json
 import os
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Self
 
 from rulecraft.diagnostics import Diagnostic
@@ -24,7 +23,7 @@ from rulecraft.rng import Rng, shuffled
 from rulecraft.runtime import engine as E
 from rulecraft.runtime import incremental
 from rulecraft.runtime import map as spatial
-from rulecraft.runtime.decision import Decision, Option, Result
+from rulecraft.runtime.decision import Decision, GameRecord, Option, Result
 from rulecraft.runtime.engine import Ctx
 from rulecraft.runtime.program import ExprFn, Program
 from rulecraft.runtime.savefile import (
@@ -48,6 +47,15 @@ from rulecraft.runtime.state import (
 if TYPE_CHECKING:
     from rulecraft.runtime.arrange import Arrangement
     from rulecraft.runtime.chance import RollOdds
+
+try:  # mypyc's class attributes (mypy brings them; an install without it runs as Python)
+    from mypy_extensions import mypyc_attr
+except ImportError:  # (not an else of TYPE_CHECKING: mypyc compiles that as unreachable)
+
+    def mypyc_attr(*_attrs: Any, **_flags: Any) -> Callable[[type], type]:  # type: ignore[misc]
+        """mypyc's class decorator, a no-op where there is no mypy."""
+        return lambda cls: cls
+
 
 __all__ = [
     "SAVE_FORMAT",
@@ -120,34 +128,13 @@ class Ruleset:
         return f"<Ruleset {self.name} {self.program.version}>"
 
 
-@dataclass(frozen=True)
-class GameRecord:
-    """Enough to replay a game exactly: the ruleset, its version, seats, seed, choices."""
-
-    ruleset: str
-    version: str
-    players: int
-    seed: int
-    lang: str
-    choices: tuple[str, ...]
-
-    def to_json(self) -> dict[str, Any]:
-        return {
-            "ruleset": self.ruleset,
-            "version": self.version,
-            "players": self.players,
-            "seed": self.seed,
-            "lang": self.lang,
-            "choices": list(self.choices),
-        }
-
-
 #: An undo's replay keeps the position every this many decisions (:meth:`Game.undo`).
 UNDO_CHECKPOINT = 8
 #: (decisions made, the state then, the log then or None): a position an undo replayed.
 _Checkpoint = tuple[int, State, list[tuple[int, str]] | None]
 
 
+@mypyc_attr(allow_interpreted_subclasses=True)  # compiled, Python classes may extend it
 class Game:
     """A game in progress.  Mutable: :meth:`choose` and :meth:`undo` change it in place;
     :meth:`clone` gives an independent copy.  Its whole state is plain data."""
@@ -446,10 +433,12 @@ class Game:
     # ------------------------------------------------------------------ copies and saves
     def clone(self) -> Self:
         """An independent copy that keeps no log and no undo history (cheap)."""
-        copy = type(self)(self.ruleset, clone_state(self._st), None, None, by_def=self._by_def)
         ctx = self._ctx_cache
-        if ctx is not None and ctx.st is self._st and incremental.remembers(ctx):
-            incremental.carry(ctx, copy._ctx())  # what is remembered holds for the copy
+        if ctx is None or ctx.st is not self._st or ctx.log is not self._log:
+            ctx = self._ctx()
+        copied = E.clone_context(ctx)  # the state's copy, what is remembered carried over
+        copy = type(self)(self.ruleset, copied.st, None, None, by_def=self._by_def)
+        copy._ctx_cache = copied
         return copy
 
     def state_hash(self) -> str:
