@@ -66,11 +66,12 @@ COMPILED      := build/compiled
 MYPYC_MODULES := runtime.engine runtime.game runtime.instructions runtime.builtins runtime.ids \
                  runtime.values runtime.state runtime.program runtime.map runtime.plan \
                  runtime.incremental compile.expressions splitmix
-# With them, the generated code of the expressions of AOT_RULESETS (the rulesets bench/
-# times), written by rulecraft.compile.aot into the copy only and compiled in the same build
-# (its module text); other rulesets run theirs as before.  Each ruleset adds C to compile:
-# these four make `make compiled-check` take 5.5 minutes instead of 2.5, all eleven bundled
-# ones 12 minutes for the build alone.  (The copy's mypy.ini: mypyc checks the generated
+# With them, the generated code of the expressions and routines of AOT_RULESETS (the
+# rulesets bench/ times), written by rulecraft.compile.aot into the copy only and compiled
+# in the same build (its module text); other rulesets run their expressions' source and
+# their routines' instructions as before.  Each ruleset adds C to compile: with their
+# routines these four make the build take about 10 minutes on 2 cores (2.5 without them,
+# 5 with their expressions only).  (The copy's mypy.ini: mypyc checks the generated
 # code as plain Python, not by the project's strict settings.)
 AOT_MODULE    := rulecraft/compile/generated_rules.py
 AOT_RULESETS  := radlands waste_knights tictactoe connect4

@@ -90,6 +90,13 @@ program = rulecraft.load("tictactoe").program
 place = next(r for r in program.routines if r.name == "action.place")
 shown = [s for instr in place.code for s in generated_sources(instr)]
 assert any("_kept_mask(ctx, " in s for s in shown), shown
+# A generated routine runs on the compiled runtime only as its compiled copy (the dev
+# tree's `make compiled`); without one (the wheel) its instructions run in C, never its
+# source exec'd (slower there).  Its source is still there for --show.
+for name in ("tictactoe", "radlands", "sparks"):
+    for routine in rulecraft.load(name).program.routines:
+        assert routine.source.startswith("def _generated(ctx, budget):"), routine.name
+        assert not hasattr(routine.run, "__rulecraft_source__"), (name, routine.name)
 print("same games")
 """
 

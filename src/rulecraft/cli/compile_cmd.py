@@ -5,8 +5,10 @@ phases, setup, the main flow) with its number of instructions and where it start
 ``--show NAME``: the routines whose name is or ends with NAME (``push``, ``action.push``,
 ``medkit``), one instruction a line with the ``.rcl`` place it came from and that line of
 the source, under it (``|``) the Python source the expression code generator wrote for the
-expressions it evaluates; for an action, the same for its condition, its label and the
-collection it ranges over (``closures`` where an expression runs as closures).
+expressions it evaluates; then the routine's generated function (compile/routine_code.py),
+each block under its place and line, and the expressions it calls; for an action, the
+same for its condition, its label and the collection it ranges over (``closures`` where an
+expression runs as closures).
 
     $ rulecraft compile dig --show push
     action.push  (12 instructions)  rules.rcl:5:5
@@ -20,11 +22,13 @@ from __future__ import annotations
 
 import argparse
 import gc
+import re
 import sys
 from pathlib import Path
 from typing import Any
 
-from rulecraft.compile.codegen import source_of
+from rulecraft.compile.codegen import plan_of, source_of
+from rulecraft.compile.routine_code import instruction_name
 from rulecraft.diagnostics import Span
 
 
@@ -65,6 +69,7 @@ def run(args: argparse.Namespace) -> int:
     lines = _SourceLines(Path(program.root))
     for routine in shown:
         print(listing(routine, lines))
+        print(generated_routine(routine, lines))
         action = program.actions.get(routine.name.removeprefix("action."))
         if routine.name.startswith("action.") and action is not None:
             if action.for_collection is not None:
@@ -81,18 +86,50 @@ def listing(routine: Any, lines: _SourceLines) -> str:
     head = routine.spans[0] if routine.spans else None
     out = [f"{routine.name}  ({len(routine.code)} instructions)  {_short(head) if head else ''}"]
     for index, (instr, span) in enumerate(zip(routine.code, routine.spans, strict=True)):
-        name = _instruction_name(instr)
+        name = instruction_name(instr)
         out.append(f"  {index:>3}  {name:<18}{_short(span):<20}{lines.text(span)}")
         for source in generated_sources(instr):
             out.extend(f"{'':<25}| {line}" for line in source.rstrip().splitlines())
     return "\n".join(out)
 
 
-def _instruction_name(instr: Any) -> str:
-    """An instruction's name: its factory's (``_move`` makes ``move``).  An instruction
-    compiled by mypyc (``make compiled``) is an object of class ``move__move_obj``."""
-    qualname = getattr(instr, "__qualname__", None) or type(instr).__name__
-    return str(qualname).split(".")[0].split("__")[0].lstrip("_")
+#: A generated routine's note of where an instruction came from: ``# rules.rcl:7:8``.
+_PLACE = re.compile(r"# (?P<file>[^\s:]+):(?P<line>\d+):(?P<column>\d+)$")
+
+
+def generated_routine(routine: Any, lines: _SourceLines) -> str:
+    """A routine's generated function (compile/routine_code.py), each instruction's place
+    followed by its line of the rules, then the expressions it calls rather than writes in
+    place (their own generated code, or ``closures``)."""
+    source = routine.source
+    if not source:
+        return "   run an instruction at a time (no generated function)"
+    out = ["   generated:"]
+    if routine.run is None:
+        out[0] += "  (not run: the compiled runtime runs the instructions, faster than this"
+        out.append("    source would run as Python; `make compiled` compiles it for the")
+        out.append("    rulesets it names)")
+    for line in source.rstrip().splitlines():
+        place = _PLACE.search(line)
+        if place is not None:
+            span = Span(place["file"], int(place["line"]), int(place["column"]))
+            line = f"{line}  {lines.text(span)}".rstrip()
+        out.append(f"      {line}")
+    found = plan_of(routine.run)
+    called = sorted((found[1] if found else {}).items(), key=lambda kv: _number(kv[0]))
+    for name, value in called:
+        if _CALLED.match(name):
+            out.append(f"   {name}: {_expression_source(value)}".replace("\n", "\n      "))
+    return "\n".join(out)
+
+
+#: The name a generated routine gives an expression it calls (``_e4``: instruction 4's).
+_CALLED = re.compile(r"_e\d+$")
+
+
+def _number(name: str) -> int:
+    digits = re.search(r"\d+", name)
+    return int(digits.group()) if digits else -1
 
 
 def generated_sources(instr: Any) -> list[str]:

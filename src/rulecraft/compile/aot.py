@@ -1,11 +1,13 @@
-"""Rule expressions compiled ahead of time: the generated code of the bundled rulesets,
-compiled with mypyc (issue 11, "where mypyc pays, use it").
+"""Rules compiled ahead of time: the generated code of the bundled rulesets, compiled with
+mypyc (issue 11, "where mypyc pays, use it").
 
-:mod:`codegen` writes the hot expressions of a ruleset as Python source and ``exec``\\ s it,
-so they run in the interpreter (in a random game of the bundled co-operative adventure, on
-the compiled runtime, 15% of the instructions ran in the interpreter's loop).  ``make
-compiled`` also writes every expression that the rulesets it names generate into one
-module, :data:`MODULE`, as a *factory* each::
+:mod:`codegen` writes the hot expressions of a ruleset as Python source, and
+:mod:`routine_code` each routine (an action's body, an effect, a trigger's body, the flow)
+as one function; both are ``exec``\\ ed, so they run in the interpreter (in a random game
+of the bundled co-operative adventure, on the compiled runtime, 15% of the instructions
+ran in the interpreter's loop when only expressions were generated).  ``make
+compiled`` also writes every expression and routine that the rulesets it names generate
+into one module, :data:`MODULE`, as a *factory* each::
 
     def _make12(_kk0: Any, _ff1: Any) -> Any:
         def _generated(ctx: Any) -> Any:
@@ -36,7 +38,7 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
 
-from rulecraft.compile import codegen
+from rulecraft.compile import codegen, routine_code
 
 #: The module of compiled factories (written into the compiled tree, never into ``src/``).
 MODULE = "rulecraft.compile.generated_rules"
@@ -70,10 +72,10 @@ def renamed(source: str, names: Sequence[str]) -> str:
     """``source`` with each of ``names`` (as a Python name, never inside a text) doubled
     after its underscore: ``_k8`` -> ``_kk8``.  mypyc names a closure's variables in C
     after them, and ``__k8`` is one of the C compiler's own macros.  ``ctx.st`` becomes
-    ``_st`` (read once, natively: see :func:`typed`).
+    ``_st`` (read once, natively: see :func:`typed`), ``ctx.stops`` ``_c.stops``.
 
-    >>> renamed("_k8.get('_k8') + _f1(ctx) + ctx.st['round']", ["_k8", "_f1"])
-    "_kk8.get('_k8') + _ff1(ctx) + _st['round']"
+    >>> renamed("_k8.get('_k8') + _f1(ctx) + ctx.st['round'] + ctx.stops", ["_k8", "_f1"])
+    "_kk8.get('_k8') + _ff1(ctx) + _st['round'] + _c.stops"
     """
     wanted = set(names)
     lines = source.splitlines(keepends=True)
@@ -84,18 +86,29 @@ def renamed(source: str, names: Sequence[str]) -> str:
             continue
         if tok.string in wanted:
             edits.append((tok.start[0], tok.start[1], tok.end[1], _doubled(tok.string)))
-        elif tok.string == "ctx" and [t.string for t in tokens[i + 1 : i + 3]] == [".", "st"]:
-            last = tokens[i + 2].end
-            if last[0] == tok.start[0]:
-                edits.append((tok.start[0], tok.start[1], last[1], "_st"))
+        elif tok.string == "ctx" and [t.string for t in tokens[i + 1 : i + 2]] == ["."]:
+            attr = tokens[i + 2]
+            if attr.start[0] == tok.start[0] and attr.string in _TYPED_READS:
+                edits.append((tok.start[0], tok.start[1], attr.end[1], _TYPED_READS[attr.string]))
     for row, start, end, text in reversed(edits):  # (from the end: columns stay put)
         line = lines[row - 1]
         lines[row - 1] = line[:start] + text + line[end:]
     return "".join(lines)
 
 
+#: The context's attributes the typed code reads natively (:func:`typed`): the state
+#: through ``_st`` (read once), the others from the context's C struct (``_c``).
+_TYPED_READS = {"st": "_st", "frame": "_c.frame", "stops": "_c.stops"}
 #: How every generated function begins (:func:`codegen.plan`).
 _HEADER = "def _generated(ctx):\n    loc = ctx.loc\n"
+#: How every generated routine begins (:mod:`rulecraft.compile.routine_code`), and typed.
+_ROUTINE_HEADER = routine_code.HEADER
+_TYPED_ROUTINE_HEADER = (
+    "def _generated(ctx: Any, budget: int) -> int:\n"
+    "    _c: Ctx = ctx\n"
+    "    loc: dict[str, Any] = _c.loc\n"
+    "    _st: dict[str, Any] = cast('dict[str, Any]', _c.st)\n"
+)
 #: The same beginning with the context typed: mypyc then reads ``loc`` and ``st`` from
 #: the context's C struct instead of looking them up as a Python object's attributes, and
 #: reads both as dictionaries (``loc.get('you')`` one C call, not a method looked up on
@@ -119,9 +132,13 @@ def typed(source: str) -> str:
         return _st['round']
     <BLANKLINE>
     """
-    if not source.startswith(_HEADER):
-        raise ValueError("not a generated function: " + source.split("\n", 1)[0])
-    return _TYPED_HEADER + source[len(_HEADER) :]
+    for header, typed_header in (
+        (_HEADER, _TYPED_HEADER),
+        (_ROUTINE_HEADER, _TYPED_ROUTINE_HEADER),
+    ):
+        if source.startswith(header):
+            return typed_header + source[len(header) :]
+    raise ValueError("not a generated function: " + source.split("\n", 1)[0])
 
 
 def _doubled(name: str) -> str:
@@ -187,7 +204,7 @@ def module_source(plans: dict[str, codegen.Plan]) -> str:
         # A local read is typed "Any | None" (``loc.get('n') - 1``): the rules' compiler
         # checked the expressions, so these checks of mypy's would only refuse them.
         '# mypy: disable-error-code="operator, index, union-attr, arg-type, call-overload"',
-        f'"""Written by rulecraft.compile.aot for mypyc ({len(plans)} expressions)."""',
+        f'"""Written by rulecraft.compile.aot for mypyc ({len(plans)} functions)."""',
         "from typing import Any, cast",
         "from rulecraft.runtime.engine import Ctx",
         *_imports(),
@@ -214,7 +231,11 @@ def main(argv: Sequence[str]) -> int:
     rulesets = list(argv[1:]) or bundled_names()
     plans = record(rulesets)
     Path(argv[0]).write_text(module_source(plans), encoding="utf-8")
-    print(f"{argv[0]}: {len(plans)} expressions of {len(rulesets)} rulesets")
+    routines = sum(source.startswith(_ROUTINE_HEADER) for source in plans)
+    print(
+        f"{argv[0]}: {len(plans) - routines} expressions and {routines} routines of "
+        f"{len(rulesets)} rulesets"
+    )
     return 0
 
 

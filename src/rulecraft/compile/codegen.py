@@ -65,9 +65,11 @@ from rulecraft.runtime.builtins import (
     own_field,
 )
 from rulecraft.runtime.incremental import kept_mask, kept_spaces
+from rulecraft.runtime.instructions import _amount
 from rulecraft.runtime.values import as_int, divide, modulo
 
 if TYPE_CHECKING:
+    from rulecraft.compile.aot import Factory
     from rulecraft.compile.compiler import Compiler, Scope
 
 ExprFn = Callable[[E.Ctx], Any]
@@ -205,15 +207,32 @@ def build(compiler: Compiler, p: Plan) -> ExprFn:
     """The function of a plan: its fallbacks compiled (silently: the closure compiler has
     already reported on the whole expression), then the same source compiled ahead of time
     when the compiled tree has it (:mod:`rulecraft.compile.aot`), else compiled and run."""
+    values: dict[str, Any] = dict(p.consts)
+    for name, sub, scope in p.fallbacks:
+        values[name] = compiler.silent_expr(sub, scope)
+    return build_plan(p, values)
+
+
+def build_plan(p: Plan, values: dict[str, Any] | None = None) -> ExprFn:
+    """The function of a plan whose fallbacks are compiled (``values``, by default its
+    constants): the compiled tree's copy of the same source (:mod:`aot`), else its source
+    compiled and run.  Also a routine's (:mod:`routine_code`)."""
     from rulecraft.compile import aot  # (aot imports this module)
 
     if RECORDING is not None:
         RECORDING.setdefault(p.source, p)
-    values: dict[str, Any] = dict(p.consts)
-    for name, sub, scope in p.fallbacks:
-        values[name] = compiler.silent_expr(sub, scope)
-    fn: ExprFn
+    if values is None:
+        values = dict(p.consts)
     made = aot.factory_for(p.source)
+    fn = _function_of(p, values, made)
+    _PLANS[id(fn)] = (fn, p, values)
+    while len(_PLANS) > PLANS_KEPT:
+        del _PLANS[next(iter(_PLANS))]
+    return fn
+
+
+def _function_of(p: Plan, values: dict[str, Any], made: Factory | None) -> ExprFn:
+    fn: ExprFn
     if made is not None:
         factory, names = made
         try:
@@ -221,7 +240,6 @@ def build(compiler: Compiler, p: Plan) -> ExprFn:
         except TypeError:  # a constant of another type than recorded (aot._param_type)
             pass
         else:
-            _keep_source(fn, p.source)
             return fn
     namespace = _helpers()
     namespace.update(values)
@@ -232,16 +250,17 @@ def build(compiler: Compiler, p: Plan) -> ExprFn:
     return fn
 
 
-#: The sources of compiled functions (which take no attributes), by ``id``: each kept with
-#: its function, so no id is reused while it is here; the oldest go first.
-_SOURCES: dict[int, tuple[ExprFn, str]] = {}
-SOURCES_KEPT = 20000
+#: The plan of each function built, and the values it was built with, by ``id`` (each kept
+#: with its function, so no id is reused while it is here; the oldest go first): a
+#: generated routine writes a generated expression's source in place (routine_code.py).
+_PLANS: dict[int, tuple[ExprFn, Plan, dict[str, Any]]] = {}
+PLANS_KEPT = 20000
 
 
-def _keep_source(fn: ExprFn, source: str) -> None:
-    _SOURCES[id(fn)] = (fn, source)
-    while len(_SOURCES) > SOURCES_KEPT:
-        del _SOURCES[next(iter(_SOURCES))]
+def plan_of(fn: Any) -> tuple[Plan, dict[str, Any]] | None:
+    """The plan ``fn`` was built from and the values of its names, or ``None``."""
+    kept = _PLANS.get(id(fn))
+    return (kept[1], kept[2]) if kept is not None and kept[0] is fn else None
 
 
 def source_of(fn: Any) -> str | None:
@@ -250,8 +269,8 @@ def source_of(fn: Any) -> str | None:
     source = getattr(fn, "__rulecraft_source__", None)
     if isinstance(source, str):
         return source
-    kept = _SOURCES.get(id(fn))
-    return kept[1] if kept is not None and kept[0] is fn else None
+    found = plan_of(fn)
+    return found[0].source if found is not None else None
 
 
 # ---------------------------------------------------------------------------- run-time helpers
@@ -303,6 +322,9 @@ def _helpers() -> dict[str, Any]:
         "_kept_spaces": kept_spaces,
         "_kept_mask": kept_mask,
         "_UNSET": _UNSET,
+        # a generated routine's (routine_code.py)
+        "_amount": _amount,
+        "_endless": E.endless,
         **{f"_read_{field}": reader for field, reader in FIELD_READERS.items()},
     }
 

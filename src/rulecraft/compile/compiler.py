@@ -53,6 +53,7 @@ from rulecraft.compile.expressions import (
 from rulecraft.compile.fields import FieldRead
 from rulecraft.compile.flow import TURN_ORDERS, compile_end, compile_flow, counted_scopes
 from rulecraft.compile.names import names_of
+from rulecraft.compile.routine_code import compiled_routine
 from rulecraft.compile.routines import (
     compile_actions,
     compile_defines,
@@ -361,7 +362,7 @@ class Compiler:
         return self.finish(code, params)
 
     def finish(self, code: _Code, params: tuple[str, ...] = ()) -> int:
-        self.routines.append(Routine(code.name, tuple(code.code), tuple(code.spans), params))
+        self.routines.append(compiled_routine(code, params))
         return len(self.routines) - 1
 
     def block(self, body: Iterable[ast.Stmt], code: _Code, scope: Scope) -> Scope:

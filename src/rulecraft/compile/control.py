@@ -9,6 +9,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
+from rulecraft.compile.routine_code import Countdown, ForInit, ForNext, Jump, JumpUnless, SetLocal
 from rulecraft.compile.scope import Scope, _Code
 from rulecraft.diagnostics import Span
 from rulecraft.language import ast
@@ -16,14 +17,8 @@ from rulecraft.runtime.builtins import BUILTINS
 from rulecraft.runtime.instructions import (
     _call_effect,
     _choose,
-    _countdown,
-    _for_init,
-    _for_next,
-    _jump,
-    _jump_unless,
     _options,
     _run_attribute,
-    _set_local,
     _test,
 )
 from rulecraft.runtime.program import ExprFn
@@ -62,11 +57,11 @@ def _if(c: Compiler, s: ast.If, code: _Code, scope: Scope) -> Scope:
         cond = c.expr(cond_ast, scope)
         target = [0]
         # the condition's own place: an ``elif`` that fails at run time names its line
-        code.add(_jump_unless(cond, target), cond_ast.span)
+        code.add_op(JumpUnless(cond, target), cond_ast.span)
         c.block(body, code, scope)
         end = [0]
         ends.append(end)
-        code.add(_jump(end), cond_ast.span)
+        code.add_op(Jump(end), cond_ast.span)
         target[0] = code.here
     if s.otherwise is not None:
         c.block(s.otherwise, code, scope)
@@ -79,11 +74,11 @@ def _for_each(c: Compiler, s: ast.ForEach, code: _Code, scope: Scope) -> Scope:
     """``for each VAR in COLLECTION:``: the collection listed once, then one pass a value."""
     coll = c.expr(s.collection, scope)
     items, idx, var = c.fresh("items"), c.fresh("i"), s.var
-    code.add(_for_init(coll, items, idx), s.span)
+    code.add_op(ForInit(coll, items, idx), s.span)
     exit_target = [0]
-    top = code.add(_for_next(items, idx, var, exit_target), s.span)
+    top = code.add_op(ForNext(items, idx, var, exit_target), s.span)
     c.block(s.body, code, scope.child(var))
-    code.add(_jump([top]), s.span)
+    code.add_op(Jump([top]), s.span)
     exit_target[0] = code.here
     return scope
 
@@ -92,11 +87,11 @@ def _repeat(c: Compiler, s: ast.Repeat, code: _Code, scope: Scope) -> Scope:
     """``repeat N:``: a counter counted down to 0."""
     count = c.expr(s.count, scope)
     counter = c.fresh("n")
-    code.add(_set_local(counter, count), s.span)
+    code.add_op(SetLocal(counter, count), s.span)
     exit_target = [0]
-    top = code.add(_countdown(counter, exit_target), s.span)
+    top = code.add_op(Countdown(counter, exit_target), s.span)
     c.block(s.body, code, scope)
-    code.add(_jump([top]), s.span)
+    code.add_op(Jump([top]), s.span)
     exit_target[0] = code.here
     return scope
 
@@ -104,9 +99,10 @@ def _repeat(c: Compiler, s: ast.Repeat, code: _Code, scope: Scope) -> Scope:
 def _while(c: Compiler, s: ast.While, code: _Code, scope: Scope) -> Scope:
     """``while CONDITION:``: the condition tested before each pass."""
     exit_target = [0]
-    top = code.add(_jump_unless(c.expr(s.condition, scope), exit_target), s.span)
+    cond = c.expr(s.condition, scope)
+    top = code.add_op(JumpUnless(cond, exit_target), s.span)
     c.block(s.body, code, scope)
-    code.add(_jump([top]), s.span)
+    code.add_op(Jump([top]), s.span)
     exit_target[0] = code.here
     return scope
 
@@ -185,8 +181,13 @@ def options(
     for i, (_, _, body, ospan) in enumerate(opts):
         starts[i] = code.here
         c.block(body, code, scope)
-        code.add(_jump(end), ospan)
+        code.add_op(Jump(end), ospan)
     end[0] = code.here
+
+
+def _passed(ctx: Any) -> Any:
+    """Whether the last ``test`` passed (its instruction set the local)."""
+    return ctx.loc.get("passed")
 
 
 def _test_stmt(c: Compiler, s: ast.Test, code: _Code, scope: Scope) -> Scope:
@@ -204,11 +205,12 @@ def _test_stmt(c: Compiler, s: ast.Test, code: _Code, scope: Scope) -> Scope:
         )
     fail = [0]
     code.add(_test(skill, target, extra, s.name), s.span)
-    code.add(_jump_unless(lambda ctx: ctx.loc.get("passed"), fail), s.span)
+    passed: ExprFn = _passed
+    code.add_op(JumpUnless(passed, fail), s.span)
     branches = scope.child(s.name) if s.name is not None else scope
     c.block(s.on_pass, code, branches)
     end = [0]
-    code.add(_jump(end), s.span)
+    code.add_op(Jump(end), s.span)
     fail[0] = code.here
     c.block(s.on_fail, code, branches)
     end[0] = code.here

@@ -8,6 +8,7 @@ from typing import TYPE_CHECKING, Any
 
 from rulecraft.compile import incremental
 from rulecraft.compile.amounts import _unit_span
+from rulecraft.compile.routine_code import compiled_routine
 from rulecraft.compile.scope import Scope, _Code
 from rulecraft.language import ast
 from rulecraft.runtime import ids
@@ -37,9 +38,7 @@ def fill_effects(c: Compiler) -> None:
     for name, eff in c.effects.items():
         code = _Code(name)
         c.block(eff.body, code, Scope(set(eff.params) | {"you", "this"}, True))
-        c.routines[c.effect_routines[name]] = Routine(
-            name, tuple(code.code), tuple(code.spans), eff.params
-        )
+        c.routines[c.effect_routines[name]] = compiled_routine(code, eff.params)
 
 
 def compile_actions(c: Compiler) -> dict[str, ActionSpec]:

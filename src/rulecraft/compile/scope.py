@@ -4,9 +4,13 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
 
 from rulecraft.diagnostics import Span
 from rulecraft.runtime.program import Instr
+
+if TYPE_CHECKING:
+    from rulecraft.compile.routine_code import Op
 
 
 @dataclass
@@ -23,16 +27,25 @@ class Scope:
 
 @dataclass
 class _Code:
-    """A routine under construction: its instructions, each with the span it came from."""
+    """A routine under construction: its instructions, each with the span it came from
+    and what it is where the routine's generated function writes it as Python
+    (:mod:`rulecraft.compile.routine_code`; ``None``: a verb the function calls)."""
 
     name: str
     code: list[Instr] = field(default_factory=list)
     spans: list[Span] = field(default_factory=list)
+    ops: list[Op | None] = field(default_factory=list)
 
-    def add(self, instr: Instr, span: Span) -> int:
+    def add(self, instr: Instr, span: Span, op: Op | None = None) -> int:
         self.code.append(instr)
         self.spans.append(span)
+        self.ops.append(op)
         return len(self.code) - 1
+
+    def add_op(self, op: Op, span: Span) -> int:
+        """An instruction the generated function writes as Python (its closure still runs
+        where the routine is run an instruction at a time)."""
+        return self.add(op.instruction(), span, op)
 
     @property
     def here(self) -> int:

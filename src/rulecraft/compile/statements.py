@@ -26,6 +26,7 @@ from rulecraft.compile.compiler import (
     _unit_span,
 )
 from rulecraft.compile.fields import static_kind
+from rulecraft.compile.routine_code import SetLocal
 from rulecraft.language import ast
 from rulecraft.runtime.instructions import (
     _draw,
@@ -49,7 +50,6 @@ from rulecraft.runtime.instructions import (
     _say,
     _set_field,
     _set_game_field,
-    _set_local,
     _set_resource,
     _set_start_player,
     _shuffle,
@@ -236,7 +236,7 @@ def compile_set(c: Compiler, s: ast.SetValue, code: _Code, scope: Scope) -> Scop
             per = c.resources[tgt.name].per_player
             code.add(_set_resource(tgt.name, per, value), span)
         elif tgt.name in scope.locals:
-            code.add(_set_local(tgt.name, value), span)
+            code.add_op(SetLocal(tgt.name, value), span)
         else:
             c._unknown(
                 tgt.name,
@@ -253,7 +253,7 @@ def compile_let(c: Compiler, s: ast.Let, code: _Code, scope: Scope) -> Scope:
     """``let NAME = V``: a local for the rest of the block."""
     span = s.span
     value = c.expr(s.value, scope)
-    code.add(_set_local(s.name, value), span)
+    code.add_op(SetLocal(s.name, value), span)
     return scope.child(s.name)
 
 

@@ -1,16 +1,17 @@
 """The engine: runs a compiled :class:`~rulecraft.runtime.program.Program` on a state.
 
-The state's ``stack`` holds frames ``[routine, pc, locals]``.  :func:`run` executes
-instructions until somebody must decide (``state["pending"]``) or the game is over
-(``state["result"]``).  :func:`answer` records a decision's answer in the top frame and runs
-on.  Every function here is generic: it knows zones, components, resources, events and
-decisions, never a particular game.
+The state's ``stack`` holds frames ``[routine, pc, locals]``.  :func:`run` runs the top
+frame's routine (its generated function, or :func:`interpret` its instructions) until
+somebody must decide (``state["pending"]``) or the game is over (``state["result"]``).
+:func:`answer` records a decision's answer in the top frame and runs on.  Every function
+here is generic: it knows zones, components, resources, events and decisions, never a
+particular game.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from typing import Any, Final, TypeVar
+from typing import Any, Final, NoReturn, TypeVar
 
 from rulecraft.diagnostics import Span
 
@@ -1256,39 +1257,55 @@ def _run_loop(ctx: Ctx) -> None:
             finish(ctx, [], True, "The rules ran out.")
             return
         frame = stack[-1]
-        routine: int = frame[0]
-        code = routines[routine].code
-        size = len(code)
+        routine = routines[frame[0]]
         ctx.frame = frame
         ctx.loc = frame[2]
-        # Run this frame's instructions until it ends, another frame takes over, or
-        # somebody must decide.  (pc is typed: mypyc then compares and adds machine ints.)
-        while True:
-            pc: int = frame[1]
-            if pc >= size:
-                stack.pop()
-                break
-            frame[1] = pc + 1
-            stops: int = ctx.stops
-            code[pc](ctx)
-            steps += 1
-            if stack and stack[-1] is frame:
-                if ctx.stops != stops:  # somebody was asked, or the game is over
-                    if st.get("pending") is not None:
-                        break
-                    if st.get("result") is not None:
-                        return
-                if steps > MAX_STEPS_PER_DECISION:
-                    break
-                continue
-            break
+        # The top frame's routine runs until it ends, another frame takes over, or
+        # somebody must decide: its generated function (compile/routine_code.py), or its
+        # instructions one at a time.
+        budget = MAX_STEPS_PER_DECISION - steps
+        generated = routine.run
+        steps += interpret(ctx, routine, budget) if generated is None else generated(ctx, budget)
         if steps > MAX_STEPS_PER_DECISION:
-            raise RuleError(
-                "the rules run in a loop without asking anybody anything "
-                f"({MAX_STEPS_PER_DECISION:,} steps)",
-                ENDLESS_LOOP,
-                _span_of(routines[frame[0]], pc),
-            )
+            endless(ctx, frame[1] - 1)
+
+
+def interpret(ctx: Ctx, routine: Routine, budget: int) -> int:
+    """Run the top frame (``ctx.frame``, of ``routine``) from its ``pc``, an instruction at
+    a time, until the routine ends (its frame popped), somebody must decide or the game is
+    over (a stop), another frame takes over, or more than ``budget`` steps ran; give the
+    number of steps.  What a routine's generated function does in one piece
+    (:mod:`rulecraft.compile.routine_code`)."""
+    frame = ctx.frame
+    stack = ctx.st["stack"]
+    code = routine.code
+    size = len(code)
+    steps = 0
+    while True:
+        pc: int = frame[1]
+        if pc >= size:
+            stack.pop()
+            return steps
+        frame[1] = pc + 1
+        stops: int = ctx.stops
+        code[pc](ctx)
+        steps += 1
+        if ctx.stops != stops or not stack or stack[-1] is not frame:
+            return steps
+        if steps > budget:
+            endless(ctx, pc)
+
+
+def endless(ctx: Ctx, pc: int) -> NoReturn:
+    """Stop rules that ran more steps than a decision may take, at the instruction ``pc``
+    of the running frame (the last one run)."""
+    routine = ctx.prog.routines[ctx.frame[0]]
+    raise RuleError(
+        "the rules run in a loop without asking anybody anything "
+        f"({MAX_STEPS_PER_DECISION:,} steps)",
+        ENDLESS_LOOP,
+        _span_of(routine, pc),
+    )
 
 
 def new_state(prog: Program, players: int, seed: int, lang: str) -> State:

@@ -4,7 +4,8 @@ The compiler (:mod:`rulecraft.compile.compiler`) turns the AST and the manifest 
 :class:`Program`.  Expressions become closures ``fn(ctx) -> value``; statement blocks become
 :class:`Routine` s, flat lists of instructions ``instr(ctx) -> None`` addressed by
 ``(routine, pc)`` so that the engine's continuation (the stack of frames in the state) is
-plain data.  Nothing here refers to Lark.
+plain data; each routine also has one generated Python function that runs them
+(:mod:`rulecraft.compile.routine_code`).  Nothing here refers to Lark.
 
 Runtime values are plain JSON data, told apart by their shape (:mod:`rulecraft.runtime.ids`
 builds and reads every id; no other module spells a prefix):
@@ -34,6 +35,7 @@ if TYPE_CHECKING:
 Value = Any
 ExprFn = Callable[["Ctx"], Value]
 Instr = Callable[["Ctx"], None]
+RoutineFn = Callable[["Ctx", int], int]
 #: A text to show: its translations by language, or a function that builds it (a label
 #: that interpolates ``{...}``)
 Label = dict[str, str] | ExprFn
@@ -47,6 +49,15 @@ class Routine:
     code: tuple[Instr, ...]
     spans: tuple[Span, ...]
     params: tuple[str, ...] = ()
+    #: The routine as one generated function (:mod:`rulecraft.compile.routine_code`):
+    #: ``run(ctx, budget) -> steps`` runs the top frame from its ``pc`` as
+    #: :func:`rulecraft.runtime.engine.interpret` runs ``code``; ``None``: ``code`` is
+    #: run an instruction at a time (by ``interpret``).
+    run: RoutineFn | None = None
+    #: The generated function's source (``rulecraft compile --show`` prints it), also
+    #: where it is not run (``run`` is ``None``: the compiled runtime without a compiled
+    #: copy of it runs ``code``, faster than the source exec'd).
+    source: str = ""
 
 
 @dataclass(frozen=True, slots=True)
