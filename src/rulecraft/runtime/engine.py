@@ -1273,9 +1273,9 @@ def _run_loop(ctx: Ctx) -> None:
 def interpret(ctx: Ctx, routine: Routine, budget: int) -> int:
     """Run the top frame (``ctx.frame``, of ``routine``) from its ``pc``, an instruction at
     a time, until the routine ends (its frame popped), somebody must decide or the game is
-    over (a stop), another frame takes over, or more than ``budget`` steps ran; give the
-    number of steps.  What a routine's generated function does in one piece
-    (:mod:`rulecraft.compile.routine_code`)."""
+    over (a stop), another frame takes over, or more than ``budget`` steps ran (an error
+    where it next goes back); give the number of steps.  What a routine's generated
+    function does in one piece (:mod:`rulecraft.compile.routine_code`)."""
     frame = ctx.frame
     stack = ctx.st["stack"]
     code = routine.code
@@ -1292,7 +1292,9 @@ def interpret(ctx: Ctx, routine: Routine, budget: int) -> int:
         steps += 1
         if ctx.stops != stops or not stack or stack[-1] is not frame:
             return steps
-        if steps > budget:
+        # Only where it goes back (a loop's jump to its top), as the generated function
+        # checks: an endless loop stops at the same instruction either way.
+        if frame[1] <= pc and steps > budget:
             endless(ctx, pc)
 
 
